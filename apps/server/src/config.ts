@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const configSchema = z.object({
+  PORT: z.coerce
+    .number({ message: 'must be a port number from 0 to 65535' })
+    .int('must be a port number from 0 to 65535')
+    .min(0, 'must be a port number from 0 to 65535')
+    .max(65535, 'must be a port number from 0 to 65535')
+    .default(8080),
+  HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
+  DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  LOG_LEVEL: z.enum(logLevels, { message: `must be one of ${logLevels.join(', ')}` }).default('info'),
+  PUBLIC_URL: z.url({ message: 'must be an absolute http(s) URL' }).optional(),
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ message: 'must be a whole number from 1 to 200' })
+    .int('must be a whole number from 1 to 200')
+    .min(1, 'must be a whole number from 1 to 200')
+    .max(200, 'must be a whole number from 1 to 200')
+    .default(10),
+  VIGIL_ADMIN_USERNAME: z.string().trim().min(1).max(150).optional(),
+  VIGIL_ADMIN_PASSWORD: z.string().min(1).max(200).optional(),
+  VIGIL_PROVIDER_NAME: z.string().trim().min(1).max(200).default('Vigil'),
+  /** Where the built web app lives; the server serves it with an SPA fallback. */
+  WEB_DIST_DIR: z.string().trim().min(1).optional(),
+  /** Cookies get the Secure flag; on by default when PUBLIC_URL is https. */
+  COOKIE_SECURE: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: (typeof logLevels)[number];
+  publicUrl: string | undefined;
+  databasePoolSize: number;
+  adminUsername: string | undefined;
+  adminPassword: string | undefined;
+  providerName: string;
+  webDistDir: string;
+  cookieSecure: boolean;
+}
+
+/** A configuration value that cannot be used; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
+
+/** Reads and validates the configuration from environment variables. Empty values count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? 'environment');
+        return `${variable}=${JSON.stringify(raw[variable] ?? '')}: ${issue.message}`;
+      }),
+    );
+  }
+  const c = parsed.data;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: path.resolve(c.DATA_DIR),
+    databaseUrl: c.DATABASE_URL,
+    logLevel: c.LOG_LEVEL,
+    publicUrl: c.PUBLIC_URL?.replace(/\/+$/, ''),
+    databasePoolSize: c.DATABASE_POOL_SIZE,
+    adminUsername: c.VIGIL_ADMIN_USERNAME,
+    adminPassword: c.VIGIL_ADMIN_PASSWORD,
+    providerName: c.VIGIL_PROVIDER_NAME,
+    webDistDir: c.WEB_DIST_DIR ? path.resolve(c.WEB_DIST_DIR) : defaultWebDist,
+    cookieSecure: c.COOKIE_SECURE ? c.COOKIE_SECURE === 'true' : (c.PUBLIC_URL?.startsWith('https:') ?? false),
+  };
+}

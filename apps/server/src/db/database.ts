@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { compile, type SqlFragment } from './sql';
+
+export type Row = Record<string, unknown>;
+
+export interface QueryResult<T> {
+  rows: T[];
+  /** Rows returned by a SELECT or touched by INSERT/UPDATE/DELETE. */
+  rowCount: number;
+}
+
+/** Something SQL can be sent to: the database itself or an open transaction. */
+export interface Queryable {
+  query<T = Row>(query: SqlFragment): Promise<QueryResult<T>>;
+  /** Runs one or more statements without parameters (migrations, DDL). */
+  exec(text: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  /** `embedded` is PGlite in a data directory; `server` is a PostgreSQL server through a pool. */
+  readonly kind: 'embedded' | 'server';
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Finishes what is in flight and closes; an embedded data directory is left consistent. */
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…`; when absent the embedded database in `dataDir` is used. */
+  url?: string | undefined;
+  /** Directory for the embedded database (created when missing). */
+  dataDir?: string | undefined;
+  poolSize?: number;
+}
+
+/** Opens the configured database: a PostgreSQL server when a URL is given, else embedded PGlite. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) return openServerDatabase(options.url, options.poolSize ?? 10);
+  if (!options.dataDir) throw new Error('openDatabase needs either a URL or a data directory');
+  return openEmbeddedDatabase(options.dataDir);
+}
+
+async function openEmbeddedDatabase(dataDir: string): Promise<Database> {
+  const dir = path.join(dataDir, 'pgdata');
+  fs.mkdirSync(dir, { recursive: true });
+  const lite = new PGlite(dir);
+  await lite.waitReady;
+  let closed = false;
+  const wrap = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T>(query: SqlFragment) {
+      const { text, values } = compile(query);
+      const result = await target.query<T>(text, values);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+    async exec(text: string) {
+      await target.exec(text);
+    },
+  });
+  return {
+    kind: 'embedded',
+    ...wrap(lite),
+    transaction: (work) => lite.transaction((tx) => work(wrap(tx))),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await lite.close();
+    },
+  };
+}
+
+const bigintArrayParser = pg.types.getTypeParser(1016 as Parameters<typeof pg.types.getTypeParser>[0]);
+
+/** Type parsers shared with PGlite's defaults so both kinds answer the same JavaScript values. */
+function typeOverrides(): pg.CustomTypesConfig {
+  const overrides = new pg.TypeOverrides();
+  overrides.setTypeParser(20, (value: string) => Number(value));
+  overrides.setTypeParser(1016, (value: string) => (bigintArrayParser(value) as string[]).map(Number));
+  return overrides;
+}
+
+async function openServerDatabase(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeOverrides() });
+  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const probe = await pool.connect();
+  probe.release();
+  let closed = false;
+  const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(query: SqlFragment) {
+      const { text, values } = compile(query);
+      const result = await target.query(text, values);
+      return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
+    },
+    async exec(text: string) {
+      await target.query(text);
+    },
+  });
+  return {
+    kind: 'server',
+    ...wrap(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

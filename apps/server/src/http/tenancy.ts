@@ -1,0 +1,22 @@
+import { sql, type SqlFragment } from '../db/sql';
+
+/**
+ * The companies a caller may see. Every query on tenant data goes through `tenantCondition`,
+ * so the rule lives in one place below the route handlers.
+ */
+export interface TenantScope {
+  /** `all` for provider staff granted every company; otherwise the visible company ids. */
+  readonly companies: 'all' | readonly number[];
+}
+
+/** SQL condition that keeps only the rows of companies in scope. */
+export function tenantCondition(scope: TenantScope, column: SqlFragment): SqlFragment {
+  if (scope.companies === 'all') return sql`TRUE`;
+  if (scope.companies.length === 0) return sql`FALSE`;
+  return sql`${column} = ANY(${[...scope.companies]}::int8[])`;
+}
+
+/** Whether one company is visible in the scope. */
+export function inScope(scope: TenantScope, companyId: number): boolean {
+  return scope.companies === 'all' || scope.companies.includes(companyId);
+}

@@ -1,0 +1,7 @@
+export * from './resources';
+export * from './permissions';
+export * from './errors';
+export * from './list';
+export * from './health';
+export * from './system-logs';
+export * from './companies';
