@@ -1,0 +1,99 @@
+import type { Permission } from '@vigil/contract';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import type { Database } from '../../src/db/database';
+import { migrate } from '../../src/db/migrate';
+import { sql } from '../../src/db/sql';
+import { hashPassword } from '../../src/modules/auth/passwords';
+import { bootstrap } from '../../src/modules/users/bootstrap';
+import { TestClient } from './http-client';
+import { createTestDatabase, type TestDatabase } from './test-database';
+
+export const ADMIN = { username: 'admin', password: 'Admin-password-1' } as const;
+
+export interface TestApp {
+  url: string;
+  db: Database;
+  app: FastifyInstance;
+  config: Config;
+  /** A new client with its own cookies. */
+  client(): TestClient;
+  /** A client signed in as the bootstrap administrator (superuser, all companies). */
+  admin(): Promise<TestClient>;
+  close(): Promise<void>;
+}
+
+/** Builds the real app on a fresh database and listens on a free loopback port. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database: TestDatabase = await createTestDatabase();
+  const config = loadConfig({
+    DATA_DIR: database.dataDir ?? '/nonexistent',
+    WEB_DIST_DIR: '/nonexistent-web-dist',
+    VIGIL_ADMIN_USERNAME: ADMIN.username,
+    VIGIL_ADMIN_PASSWORD: ADMIN.password,
+    ...env,
+  });
+  await migrate(database.db);
+  await bootstrap(database.db, config);
+  const app = await buildApp({ db: database.db, config, version: 'test', logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    db: database.db,
+    app,
+    config,
+    client: () => new TestClient(url),
+    async admin() {
+      const client = new TestClient(url);
+      await client.signIn(ADMIN.username, ADMIN.password);
+      return client;
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Factory: a customer company. */
+export async function buildCompany(db: Database, name: string, kind: 'customer' | 'provider' = 'customer') {
+  const { rows } = await db.query<{ id: number }>(
+    sql`INSERT INTO companies (name, kind) VALUES (${name}, ${kind}) RETURNING id`,
+  );
+  return rows[0]!.id;
+}
+
+/** Factory: a user of a company with a role granting exactly `permissions`. */
+export async function buildUser(
+  db: Database,
+  options: {
+    username: string;
+    password?: string;
+    companyId: number;
+    permissions?: Permission[];
+    extraCompanies?: number[];
+    allCompanies?: boolean;
+  },
+) {
+  const password = options.password ?? 'User-password-1';
+  const { rows } = await db.query<{ id: number }>(sql`
+    INSERT INTO users (company_id, username, password_hash, password_changed_at, all_companies)
+    VALUES (${options.companyId}, ${options.username}, ${await hashPassword(password)}, now(), ${options.allCompanies ?? false})
+    RETURNING id`);
+  const userId = rows[0]!.id;
+  if (options.permissions) {
+    const role = await db.query<{ id: number }>(sql`
+      INSERT INTO roles (company_id, name, permissions)
+      VALUES (${options.companyId}, ${`role of ${options.username}`}, ${JSON.stringify(options.permissions)}::jsonb)
+      RETURNING id`);
+    await db.query(sql`INSERT INTO user_roles (user_id, role_id) VALUES (${userId}, ${role.rows[0]!.id})`);
+  }
+  for (const companyId of options.extraCompanies ?? []) {
+    await db.query(sql`INSERT INTO user_companies (user_id, company_id) VALUES (${userId}, ${companyId})`);
+  }
+  return { id: userId, username: options.username, password };
+}
