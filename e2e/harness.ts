@@ -92,7 +92,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (options.passDatabaseUrl && process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   Object.assign(env, options.env);
 
-  const child = spawn(path.join(repoRoot, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -58,8 +58,9 @@ if (reason) {
   }
 }
 
-const tsx = path.join(root, 'node_modules/.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
-const server = spawn(tsx, ['apps/server/src/main.ts'], { cwd: root, stdio: 'inherit' });
+// Node itself runs the server with tsx as a loader (no wrapper process), so stop signals reach
+// the server's own graceful shutdown directly.
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, stdio: 'inherit' });
 
 server.on('error', (error) => {
   console.error(`Could not start the server: ${error.message}`);

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/database';
+import { installPermissionGuard, type GuardedRoute } from './http/actor';
 import { installErrorHandling } from './http/errors';
 import { registerAudit } from './modules/audit/audit.routes';
 import { installAuthHooks } from './modules/auth/auth.hooks';
@@ -11,6 +12,13 @@ import { registerAuth } from './modules/auth/auth.routes';
 import { registerCompanies } from './modules/companies/companies.routes';
 import { registerHealth } from './modules/health/health.routes';
 import { registerWeb } from './modules/web/web.routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every /api/ route with the permission it needs (filled as routes register). */
+    guardedRoutes: GuardedRoute[];
+  }
+}
 
 /** Everything the application needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -65,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandling(app);
   await app.register(fastifyCookie);
   installAuthHooks(app, deps);
+  app.decorate('guardedRoutes', installPermissionGuard(app));
   for (const register of modules) await register(app, deps);
   await registerWeb(app, deps);
   return app;

@@ -1,4 +1,4 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { forbidden, unauthorized } from './errors';
 import type { TenantScope } from './tenancy';
 
@@ -21,11 +21,27 @@ export interface Actor {
   sessionId: string | null;
   /** Whether this session has passed two-factor authentication, when the user has it. */
   twoFactorPassed: boolean;
+  /** The password must be replaced before anything else (expired, or set by someone else). */
+  passwordExpired: boolean;
+}
+
+/** What a route needs: a permission on a resource kind, or just a signed-in caller. */
+export interface RoutePermission {
+  basename: string;
+  action: string;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
+  }
+  interface FastifyContextConfig {
+    /** Permission checked before the handler; routes without one and without `public` need a signed-in caller. */
+    permission?: RoutePermission;
+    /** Open to callers who are not signed in (sign-in, health, activation). */
+    public?: boolean;
+    /** Usable before two-factor is passed and while the password is expired (the reduced app). */
+    reducedApp?: boolean;
   }
 }
 
@@ -58,4 +74,35 @@ export const requireSignedIn: preHandlerAsyncHookHandler = async (request) => {
 export function requestUrl(request: FastifyRequest, publicUrl: string | undefined): string {
   const base = publicUrl ?? `${request.protocol}://${request.host}`;
   return `${base}${request.url.split('?')[0] ?? ''}`;
+}
+
+/** A route the permission guard protects, as collected at start-up (for the permission matrix). */
+export interface GuardedRoute {
+  method: string;
+  url: string;
+  permission: RoutePermission | null;
+  public: boolean;
+}
+
+/**
+ * Installs the one permission guard: every /api/ route is checked before its handler from its
+ * `config` — public routes are open, routes with `permission` need it, the rest a signed-in caller.
+ * Returns the list of guarded routes, filled as routes are registered.
+ */
+export function installPermissionGuard(app: FastifyInstance): GuardedRoute[] {
+  const routes: GuardedRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    const config = (route.config ?? {}) as FastifyContextConfig;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      routes.push({ method, url: route.url, permission: config.permission ?? null, public: config.public === true });
+    }
+    if (config.public) return;
+    const guard = config.permission ? requirePermission(config.permission.basename, config.permission.action) : requireSignedIn;
+    const existing = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];
+    route.preHandler = [guard, ...existing];
+  });
+  return routes;
 }

@@ -1,7 +1,7 @@
 import { countAnswerSchema } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/database';
-import { requestUrl, requireActor, requirePermission } from '../http/actor';
+import { requestUrl, requireActor } from '../http/actor';
 import { countList, listPage, type ListResource } from './list-engine';
 
 export interface ListRoutesOptions {
@@ -22,8 +22,8 @@ export function registerListRoutes<R, F extends Record<string, unknown>, O>(
   resource: ListResource<R, F, O>,
   options: ListRoutesOptions,
 ): void {
-  const guard = requirePermission(options.basename, 'view');
-  app.post(`${options.apiBase}check/`, { preHandler: guard }, async (request) => {
+  const config = { permission: { basename: options.basename, action: 'view' } };
+  app.post(`${options.apiBase}check/`, { config }, async (request) => {
     const actor = requireActor(request);
     return listPage(options.db, resource, {
       query: request.query as Record<string, unknown>,
@@ -34,7 +34,7 @@ export function registerListRoutes<R, F extends Record<string, unknown>, O>(
   });
   app.post(
     `${options.apiBase}count/`,
-    { preHandler: guard, schema: { response: { 200: countAnswerSchema } } },
+    { config, schema: { response: { 200: countAnswerSchema } } },
     async (request) => {
       const actor = requireActor(request);
       return { count: await countList(options.db, resource, request.body, actor.scope) };

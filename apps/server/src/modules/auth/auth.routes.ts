@@ -54,12 +54,12 @@ export async function registerAuth(app: FastifyInstance, deps: AppDeps): Promise
     };
   }
 
-  app.get('/api/auth/', async (request, reply) => {
+  app.get('/api/auth/', { config: { public: true, reducedApp: true } }, async (request, reply) => {
     if (!request.cookies[CSRF_COOKIE]) issueCsrfCookie(reply, config.cookieSecure);
     return authState(request.actor?.userId ?? null, request.actor?.twoFactorPassed ?? false);
   });
 
-  app.post('/api/auth/', async (request, reply) => {
+  app.post('/api/auth/', { config: { public: true, reducedApp: true } }, async (request, reply) => {
     const credentials = parseOrThrow(credentialsSchema, request.body ?? {});
     const { rows } = await db.query<AuthUserRow>(sql`
       SELECT id, username, first_name, last_name, company_id, password_hash, password_must_change
@@ -99,7 +99,7 @@ export async function registerAuth(app: FastifyInstance, deps: AppDeps): Promise
     return authState(user.id, true);
   });
 
-  app.delete('/api/auth/', async (request, reply) => {
+  app.delete('/api/auth/', { config: { reducedApp: true } }, async (request, reply) => {
     const actor = requireActor(request);
     await db.transaction(async (tx) => {
       if (actor.sessionId) await endSession(tx, actor.sessionId);

@@ -73,9 +73,9 @@ export async function createSession(db: Queryable, userId: number, info: Session
 export async function actorFromSession(db: Queryable, token: string): Promise<Actor | null> {
   const id = hashToken(token);
   const { rows } = await db.query<
-    AccessRow & { impersonator_id: number | null; two_factor_passed: boolean; stale: boolean }
+    AccessRow & { impersonator_id: number | null; two_factor_passed: boolean; password_must_change: boolean; stale: boolean }
   >(sql`
-    SELECT ${accessSelect}, s.impersonator_id, s.two_factor_passed,
+    SELECT ${accessSelect}, s.impersonator_id, s.two_factor_passed, u.password_must_change,
            s.last_seen_at < now() - make_interval(secs => ${TOUCH_EVERY_SECONDS}) AS stale
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.id = ${id} AND s.ended_at IS NULL AND s.expires_at > now()
@@ -94,6 +94,7 @@ export async function actorFromSession(db: Queryable, token: string): Promise<Ac
     via: 'session',
     sessionId: id,
     twoFactorPassed: row.two_factor_passed,
+    passwordExpired: row.password_must_change,
   };
 }
 

@@ -2,7 +2,7 @@ import { companyCreateSchema, companySchema, companyUpdateSchema } from '@vigil/
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app';
-import { requireActor, requirePermission } from '../../http/actor';
+import { requireActor } from '../../http/actor';
 import { forbidden, notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { registerListRoutes } from '../../list/list-routes';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
@@ -34,14 +34,14 @@ export async function registerCompanies(app: FastifyInstance, deps: AppDeps): Pr
     return parsed.data.id;
   };
 
-  app.get('/api/companies/:id/', { preHandler: requirePermission('companies', 'view') }, async (request) => {
+  app.get('/api/companies/:id/', { config: { permission: { basename: 'companies', action: 'view' } } }, async (request) => {
     const actor = requireActor(request);
     const company = await findCompany(db, actor.scope, parseId(request.params));
     if (!company) throw notFound();
     return companySchema.parse(toCompany(company));
   });
 
-  app.post('/api/companies/', { preHandler: requirePermission('companies', 'add') }, async (request, reply) => {
+  app.post('/api/companies/', { config: { permission: { basename: 'companies', action: 'add' } } }, async (request, reply) => {
     const actor = requireActor(request);
     // Only staff who see every company may add one: a customer never creates tenants.
     if (actor.scope.companies !== 'all')
@@ -92,8 +92,8 @@ export async function registerCompanies(app: FastifyInstance, deps: AppDeps): Pr
     });
     return toCompany(updated);
   };
-  app.put('/api/companies/:id/', { preHandler: requirePermission('companies', 'change') }, update);
-  app.patch('/api/companies/:id/', { preHandler: requirePermission('companies', 'change') }, update);
+  app.put('/api/companies/:id/', { config: { permission: { basename: 'companies', action: 'change' } } }, update);
+  app.patch('/api/companies/:id/', { config: { permission: { basename: 'companies', action: 'change' } } }, update);
 }
 
 function conflictName(name: string) {

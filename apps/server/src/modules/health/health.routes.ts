@@ -7,7 +7,7 @@ import { currentMigration } from '../../db/migrate';
 export async function registerHealth(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.get(
     '/api/health/',
-    { schema: { response: { 200: healthSchema, 503: healthSchema } } },
+    { config: { public: true }, schema: { response: { 200: healthSchema, 503: healthSchema } } },
     async (_request, reply) => {
       let reachable = true;
       let migration: string | null = null;
