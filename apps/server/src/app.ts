@@ -11,6 +11,7 @@ import { installAuthHooks } from './modules/auth/auth.hooks';
 import { registerAuth } from './modules/auth/auth.routes';
 import { registerCompanies } from './modules/companies/companies.routes';
 import { registerHealth } from './modules/health/health.routes';
+import { registerSso } from './modules/sso/sso.routes';
 import { registerWeb } from './modules/web/web.routes';
 
 declare module 'fastify' {
@@ -36,6 +37,7 @@ const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
   registerAuth,
   registerCompanies,
   registerAudit,
+  registerSso,
 ];
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,100}$/;

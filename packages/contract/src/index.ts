@@ -5,3 +5,4 @@ export * from './list';
 export * from './health';
 export * from './system-logs';
 export * from './companies';
+export * from './sso';
