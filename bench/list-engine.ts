@@ -7,8 +7,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { CompiledSql, SqlFragment } from '../apps/server/src/db/sql';
-import { sql } from '../apps/server/src/db/sql';
+import { sql, type CompiledSql, type SqlFragment } from '../apps/server/src/db/sql';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import type { Database } from '../apps/server/src/db/database';
@@ -157,6 +156,8 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: '0',
+    // No background job polling in the measured process (ignored by servers without a job runner).
+    JOBS_POLL_MS: '0',
   });
 
   progress(`database: ${target.label}`);
