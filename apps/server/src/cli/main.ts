@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config';
 import { openDatabase, type Database } from '../db/database';
 import { currentMigration, migrate, readMigrations } from '../db/migrate';
 import { appVersion } from '../version';
+import { createAdmin, resetPassword, unlock } from './user-commands';
 
 /** Opens the configured database, runs `work`, and always closes it. */
 async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
@@ -44,6 +45,45 @@ export function buildCli(): Command {
       for (const m of readMigrations()) {
         console.log(`${current !== null && m.version <= current ? 'applied' : 'pending'}  ${m.version}  ${m.name}`);
       }
+    });
+
+  const admin = program.command('admin').description('administrators');
+  admin
+    .command('create')
+    .description('create a superuser who sees every company')
+    .requiredOption('--username <username>', 'sign-in name')
+    .requiredOption('--password <password>', 'initial password (checked against the password policy)')
+    .option('--email <email>', 'e-mail address')
+    .option('--company <name>', 'company the user belongs to (default: the provider company)')
+    .option('--role <name>', 'a role of that company to give the user')
+    .action(
+      async (options: { username: string; password: string; email?: string; company?: string; role?: string }) => {
+        const created = await withDatabase((db) => createAdmin(db, loadConfig(), options));
+        console.log(`Created administrator "${created.username}" (id ${created.id}) in ${created.company}.`);
+      },
+    );
+
+  const user = program.command('user').description('user accounts');
+  user
+    .command('reset-password')
+    .description('set a new password (generated when not given) that must be changed at the next sign-in')
+    .requiredOption('--username <username>', 'the user')
+    .option('--password <password>', 'the new password (default: a random one, printed)')
+    .action(async (options: { username: string; password?: string }) => {
+      const password = await withDatabase((db) => resetPassword(db, loadConfig(), options.username, options.password));
+      console.log(
+        options.password
+          ? `The password of "${options.username}" was changed; it must be replaced at the next sign-in.`
+          : `New password of "${options.username}": ${password}\nIt must be replaced at the next sign-in.`,
+      );
+    });
+  user
+    .command('unlock')
+    .description('clear a lock-out after too many failed sign-ins')
+    .requiredOption('--username <username>', 'the user')
+    .action(async (options: { username: string }) => {
+      await withDatabase((db) => unlock(db, options.username));
+      console.log(`"${options.username}" can sign in again.`);
     });
 
   return program;

@@ -72,8 +72,7 @@ export const requireSignedIn: preHandlerAsyncHookHandler = async (request) => {
 
 /** Absolute URL of the current request without its query string, honouring PUBLIC_URL. */
 export function requestUrl(request: FastifyRequest, publicUrl: string | undefined): string {
-  const base = publicUrl ?? `${request.protocol}://${request.host}`;
-  return `${base}${request.url.split('?')[0] ?? ''}`;
+  return `${publicBase(request, publicUrl)}${request.url.split('?')[0] ?? ''}`;
 }
 
 /** A route the permission guard protects, as collected at start-up (for the permission matrix). */
@@ -100,9 +99,16 @@ export function installPermissionGuard(app: FastifyInstance): GuardedRoute[] {
       routes.push({ method, url: route.url, permission: config.permission ?? null, public: config.public === true });
     }
     if (config.public) return;
-    const guard = config.permission ? requirePermission(config.permission.basename, config.permission.action) : requireSignedIn;
+    const guard = config.permission
+      ? requirePermission(config.permission.basename, config.permission.action)
+      : requireSignedIn;
     const existing = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];
     route.preHandler = [guard, ...existing];
   });
   return routes;
+}
+
+/** Origin users open the console at: PUBLIC_URL when set, else the one this request came to. */
+export function publicBase(request: FastifyRequest, publicUrl: string | undefined): string {
+  return publicUrl ?? `${request.protocol}://${request.host}`;
 }

@@ -35,8 +35,10 @@ export interface ListResource<TRow, TFilters extends Record<string, unknown>, TO
   orderings: Record<string, OrderingField>;
   /** Used when the query has no `ordering`. */
   defaultOrdering: readonly string[];
-  /** Extra conditions always applied (e.g. hide archived rows). */
+  /** Extra conditions always applied (e.g. rows of one object's timeline). */
   baseCondition?: SqlFragment;
+  /** Filter values used when the body does not name them (e.g. `archived: false`). */
+  defaultFilters?: Partial<TFilters>;
   /** Row → answer item. */
   toItem: (row: TRow) => TOut;
 }
@@ -123,7 +125,8 @@ function parseFilters<R, F extends Record<string, unknown>, O>(resource: ListRes
   if (typeof input !== 'object' || Array.isArray(input)) {
     throw ValidationError.field('non_field_errors', 'The body must be a JSON object of filters.');
   }
-  const result = resource.filtersSchema.safeParse(input);
+  const withDefaults = resource.defaultFilters ? { ...resource.defaultFilters, ...(input as object) } : input;
+  const result = resource.filtersSchema.safeParse(withDefaults);
   if (!result.success) throw new ValidationError(zodFieldErrors(result.error));
   return result.data;
 }

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../src/cli/main';
+import { migrate } from '../src/db/migrate';
+import { sql } from '../src/db/sql';
+import { openDatabase } from '../src/db/database';
+import { bootstrap } from '../src/modules/users/bootstrap';
+import { loadConfig } from '../src/config';
+import { createTestDatabase, type TestDatabase } from './helpers/test-database';
+
+let t: TestDatabase;
+const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
+
+/** Runs the command line against the test database and captures what it prints. */
+async function vigil(...args: string[]) {
+  const out: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    return true;
+  });
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    return true;
+  });
+  try {
+    const code = await runCli(args);
+    return { code, output: out.join('\n') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+    write.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
+/** The embedded database allows one connection: the CLI opens its own, so the test's is closed between uses. */
+async function inspect<T>(work: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+  const db = t.url ? t.db : await openDatabase({ dataDir: t.dataDir });
+  try {
+    return await work(db);
+  } finally {
+    if (!t.url) await db.close();
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  await migrate(t.db);
+  await bootstrap(t.db, loadConfig({ VIGIL_ADMIN_USERNAME: 'admin', VIGIL_ADMIN_PASSWORD: 'Admin-password-1' }));
+  if (t.url) process.env.DATABASE_URL = t.url;
+  else {
+    await t.db.close();
+    process.env.DATA_DIR = t.dataDir;
+    delete process.env.DATABASE_URL;
+  }
+});
+afterAll(async () => {
+  process.env.DATA_DIR = saved.DATA_DIR;
+  if (saved.DATABASE_URL === undefined) delete process.env.DATABASE_URL;
+  else process.env.DATABASE_URL = saved.DATABASE_URL;
+  if (!t.url) t.db = await openDatabase({ dataDir: t.dataDir });
+  await t?.drop();
+});
+
+describe('vigil command line', () => {
+  it('migrates (nothing left to do) and lists migrations', async () => {
+    expect(await vigil('migrate')).toMatchObject({ code: 0, output: expect.stringMatching(/up to date/) });
+    expect((await vigil('migrations')).output).toMatch(/applied\s+\d{14}\s+foundation/);
+  });
+
+  it('creates an administrator, refusing a weak password or a taken name with a readable message', async () => {
+    const weak = await vigil('admin', 'create', '--username', 'ops', '--password', '123');
+    expect(weak.code).toBe(1);
+    expect(weak.output).toMatch(/vigil: The password is not accepted: .*at least 10/);
+    const created = await vigil(
+      'admin',
+      'create',
+      '--username',
+      'ops',
+      '--password',
+      'Strong-password-9',
+      '--email',
+      'ops@example.com',
+    );
+    expect(created).toMatchObject({ code: 0, output: expect.stringMatching(/Created administrator "ops"/) });
+    const again = await vigil('admin', 'create', '--username', 'OPS', '--password', 'Strong-password-9');
+    expect(again.output).toMatch(/taken/);
+    const missing = await vigil('admin', 'create', '--username', 'x1');
+    expect(missing.code).not.toBe(0);
+    expect(missing.output).toMatch(/--password/);
+    const row = await inspect((db) =>
+      db.query<{ is_superuser: boolean }>(sql`SELECT is_superuser FROM users WHERE username = 'ops'`),
+    );
+    expect(row.rows[0]?.is_superuser).toBe(true);
+  });
+
+  it('resets a password so that it must be changed, and unlocks a user', async () => {
+    await inspect((db) =>
+      db.query(
+        sql`UPDATE users SET failed_logins = 9, locked_until = now() + interval '1 hour' WHERE username = 'ops'`,
+      ),
+    );
+    const reset = await vigil('user', 'reset-password', '--username', 'ops');
+    expect(reset.code).toBe(0);
+    expect(reset.output).toMatch(/New password of "ops": \S{12,}/);
+    await inspect(async (db) => {
+      await db.query(sql`UPDATE users SET locked_until = now() + interval '1 hour' WHERE username = 'ops'`);
+    });
+    expect((await vigil('user', 'unlock', '--username', 'ops')).code).toBe(0);
+    const row = await inspect((db) =>
+      db.query<{ password_must_change: boolean; locked_until: Date | null }>(
+        sql`SELECT password_must_change, locked_until FROM users WHERE username = 'ops'`,
+      ),
+    );
+    expect(row.rows[0]).toMatchObject({ password_must_change: true, locked_until: null });
+    expect((await vigil('user', 'unlock', '--username', 'ghost')).output).toMatch(/No user named "ghost"/);
+  });
+
+  it('explains unknown commands', async () => {
+    const answer = await vigil('frobnicate');
+    expect(answer.code).not.toBe(0);
+    expect(answer.output).toMatch(/unknown command/);
+  });
+});
