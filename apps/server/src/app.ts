@@ -11,6 +11,9 @@ import { installAuthHooks } from './modules/auth/auth.hooks';
 import { registerAuth } from './modules/auth/auth.routes';
 import { registerCompanies } from './modules/companies/companies.routes';
 import { registerHealth } from './modules/health/health.routes';
+import { registerJobs } from './modules/jobs/jobs.module';
+import { registerMail } from './modules/mail/mail.routes';
+import type { Mailer } from './modules/mail/mail.transport';
 import { registerSso } from './modules/sso/sso.routes';
 import { registerWeb } from './modules/web/web.routes';
 
@@ -29,6 +32,12 @@ export interface AppDeps {
   version: string;
   /** Fastify logger setting: pino options, or false to stay quiet. */
   logger?: FastifyServerOptions['logger'];
+  /** Sends mail; SMTP from the configuration when absent. */
+  mailer?: Mailer;
+  /** Time source of the job runner; the database's clock when absent. */
+  clock?: () => Date;
+  /** Where release notes are read from; docs/release-notes of the repository when absent. */
+  releaseNotesDir?: string;
 }
 
 /** Domain modules, each one `register` function; adding a module is one line here. */
@@ -37,6 +46,8 @@ const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
   registerAuth,
   registerCompanies,
   registerAudit,
+  registerJobs,
+  registerMail,
   registerSso,
 ];
 

@@ -32,6 +32,34 @@ const configSchema = z.object({
   WEB_DIST_DIR: z.string().trim().min(1).optional(),
   /** Cookies get the Secure flag; on by default when PUBLIC_URL is https. */
   COOKIE_SECURE: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  /** Outgoing mail relay; without it mail jobs fail with a last_error saying so. */
+  SMTP_HOST: z.string().trim().min(1).max(255).optional(),
+  SMTP_PORT: z.coerce
+    .number({ message: 'must be a port number from 1 to 65535' })
+    .int('must be a port number from 1 to 65535')
+    .min(1, 'must be a port number from 1 to 65535')
+    .max(65535, 'must be a port number from 1 to 65535')
+    .default(587),
+  /** true: TLS from the first byte (port 465). false: plain, upgraded with STARTTLS when offered. */
+  SMTP_SECURE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
+  SMTP_USER: z.string().max(255).optional(),
+  SMTP_PASSWORD: z.string().max(1000).optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .max(320)
+    .regex(
+      /^(?:[^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/,
+      'must be an address, e.g. Vigil <no-reply@example.com>',
+    )
+    .default('Vigil <no-reply@localhost>'),
+  /** How often the job runner looks for due jobs; 0 turns the runner off in this process. */
+  JOBS_POLL_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds from 0 to 3600000' })
+    .int('must be a whole number of milliseconds from 0 to 3600000')
+    .min(0, 'must be a whole number of milliseconds from 0 to 3600000')
+    .max(3_600_000, 'must be a whole number of milliseconds from 0 to 3600000')
+    .default(1000),
 });
 
 export interface Config {
@@ -47,6 +75,17 @@ export interface Config {
   providerName: string;
   webDistDir: string;
   cookieSecure: boolean;
+  /** Outgoing mail; `host` undefined means mail is not configured. */
+  smtp: {
+    host: string | undefined;
+    port: number;
+    secure: boolean;
+    user: string | undefined;
+    password: string | undefined;
+  };
+  mailFrom: string;
+  /** Poll interval of the job runner; 0 means this process runs no jobs by itself. */
+  jobsPollMs: number;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -89,5 +128,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerName: c.VIGIL_PROVIDER_NAME,
     webDistDir: c.WEB_DIST_DIR ? path.resolve(c.WEB_DIST_DIR) : defaultWebDist,
     cookieSecure: c.COOKIE_SECURE ? c.COOKIE_SECURE === 'true' : (c.PUBLIC_URL?.startsWith('https:') ?? false),
+    smtp: {
+      host: c.SMTP_HOST,
+      port: c.SMTP_PORT,
+      secure: c.SMTP_SECURE === 'true',
+      user: c.SMTP_USER,
+      password: c.SMTP_PASSWORD,
+    },
+    mailFrom: c.MAIL_FROM,
+    jobsPollMs: c.JOBS_POLL_MS,
   };
 }

@@ -6,3 +6,4 @@ export * from './health';
 export * from './system-logs';
 export * from './companies';
 export * from './sso';
+export * from './mail';

@@ -32,6 +32,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     WEB_DIST_DIR: '/nonexistent-web-dist',
     VIGIL_ADMIN_USERNAME: ADMIN.username,
     VIGIL_ADMIN_PASSWORD: ADMIN.password,
+    // Tests drain the job queue themselves (app.jobs.runDueJobs()); pass JOBS_POLL_MS to run it by itself.
+    JOBS_POLL_MS: '0',
     ...env,
   });
   await migrate(database.db);
