@@ -25,7 +25,9 @@ function where(companies: Companies, filters: LogFilters): SqlFragment {
       ? sql`TRUE`
       : companies.length === 0
         ? sql`FALSE`
-        : sql`l.company_id = ANY(${[...companies]}::int8[])`,
+        : companies.length === 1
+          ? sql`l.company_id = ${companies[0]}::int8`
+          : sql`l.company_id = ANY(${[...companies]}::int8[])`,
   );
   if (filters.action && filters.action.length > 0) parts.push(sql`l.action = ANY(${filters.action}::text[])`);
   if (filters.date_time_from !== undefined) parts.push(sql`l.date_time >= ${filters.date_time_from}::timestamptz`);
@@ -57,7 +59,7 @@ export function offsetPageQuery(
 
 /**
  * The page after a cursor (`d: 'a'`): all directions are descending, so the engine uses a row
- * comparison `(date_time, id) < (key0, key1)`.
+ * comparison `(date_time, id) < (key0, key1)`, and reads one row more to know whether a next page exists.
  */
 export function keysetPageQuery(
   companies: Companies,
@@ -71,7 +73,7 @@ export function keysetPageQuery(
   ])})`;
   return sql`SELECT ${select}, ${keyColumns} FROM system_logs l
           WHERE ${where(companies, filters)} AND ${condition}
-          ORDER BY ${orderDesc} LIMIT ${pageSize}`;
+          ORDER BY ${orderDesc} LIMIT ${pageSize + 1}`;
 }
 
 const normalized = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -88,7 +90,7 @@ export function sameStatement(expected: SqlFragment, actual: CompiledSql): strin
   return null;
 }
 
-/** Sort keys carried by a `cursor` query parameter (base64url JSON `{f, p, d, k}`). */
+/** Sort keys carried by a `cursor` query parameter (base64url JSON `{f, p, d, k, c}`). */
 export function cursorKeys(link: string): { page: number; direction: string; keys: [string, string] } {
   const cursor = new URL(link).searchParams.get('cursor');
   if (!cursor) throw new Error(`link has no cursor: ${link}`);

@@ -13,6 +13,8 @@ export interface TenantScope {
 export function tenantCondition(scope: TenantScope, column: SqlFragment): SqlFragment {
   if (scope.companies === 'all') return sql`TRUE`;
   if (scope.companies.length === 0) return sql`FALSE`;
+  // One company is a plain equality so the planner can walk (company_id, …) indexes in order.
+  if (scope.companies.length === 1) return sql`${column} = ${scope.companies[0]}::int8`;
   return sql`${column} = ANY(${[...scope.companies]}::int8[])`;
 }
 

@@ -66,6 +66,8 @@ interface Cursor {
   d: 'a' | 'b';
   /** Sort key values as text. */
   k: string[];
+  /** Count of the walk, taken on the page the walk started from; keyset pages do not count again. */
+  c: number;
 }
 
 function encodeCursor(cursor: Cursor): string {
@@ -79,6 +81,7 @@ function decodeCursor(text: string): Cursor {
       typeof value.f === 'string' &&
       typeof value.p === 'number' &&
       (value.d === 'a' || value.d === 'b') &&
+      typeof value.c === 'number' &&
       Array.isArray(value.k) &&
       value.k.every((k) => typeof k === 'string')
     ) {
@@ -227,38 +230,47 @@ export async function listPage<R, F extends Record<string, unknown>, O>(
   }
   const keysetUsable = orders.every((o) => !o.field.nullable);
 
-  const countResult = await db.query<{ count: number }>(
-    sql`SELECT count(*)::int8 AS count FROM ${resource.from} WHERE ${where}`,
-  );
-  const count = Number(countResult.rows[0]?.count ?? 0);
-  const lastPage = Math.max(1, Math.ceil(count / pageSize));
-  if (page > lastPage) {
-    throw ValidationError.field(
-      'page',
-      count === 0
-        ? `Page ${page} is past the end: nothing matches these filters.`
-        : `Page ${page} is past the end: there ${lastPage === 1 ? 'is 1 page' : `are ${lastPage} pages`}.`,
-    );
-  }
-
   const keyColumns = sql.join(orders.map((o, i) => sql`(${o.field.expr})::text AS ${sql.raw(`__k${i}`)}`));
+  const countQuery = sql`SELECT count(*)::int8 AS count FROM ${resource.from} WHERE ${where}`;
   let rows: Record<string, unknown>[];
+  let count: number;
+  let hasNext: boolean;
   if (cursor && keysetUsable) {
+    // Keyset page: the count travels in the cursor, and one extra row tells whether a next page exists.
     const before = cursor.d === 'b';
     const condition = keysetCondition(orders, cursor.k, before);
     const result = await db.query<Record<string, unknown>>(
       sql`SELECT ${resource.select}, ${keyColumns} FROM ${resource.from}
           WHERE ${where} AND ${condition}
-          ORDER BY ${orderClause(orders, before)} LIMIT ${pageSize}`,
+          ORDER BY ${orderClause(orders, before)} LIMIT ${pageSize + 1}`,
     );
-    rows = before ? result.rows.reverse() : result.rows;
+    const extra = result.rows.length > pageSize;
+    rows = result.rows.slice(0, pageSize);
+    if (before) rows.reverse();
+    count = cursor.c;
+    // Walking back, the page we came from is still ahead.
+    hasNext = before ? true : extra;
   } else {
-    const result = await db.query<Record<string, unknown>>(
-      sql`SELECT ${resource.select}, ${keyColumns} FROM ${resource.from}
-          WHERE ${where}
-          ORDER BY ${orderClause(orders, false)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-    );
+    const [counted, result] = await Promise.all([
+      db.query<{ count: number }>(countQuery),
+      db.query<Record<string, unknown>>(
+        sql`SELECT ${resource.select}, ${keyColumns} FROM ${resource.from}
+            WHERE ${where}
+            ORDER BY ${orderClause(orders, false)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+      ),
+    ]);
+    count = Number(counted.rows[0]?.count ?? 0);
+    const lastPage = Math.max(1, Math.ceil(count / pageSize));
+    if (page > lastPage) {
+      throw ValidationError.field(
+        'page',
+        count === 0
+          ? `Page ${page} is past the end: nothing matches these filters.`
+          : `Page ${page} is past the end: there ${lastPage === 1 ? 'is 1 page' : `are ${lastPage} pages`}.`,
+      );
+    }
     rows = result.rows;
+    hasNext = page * pageSize < count;
   }
 
   const keysOf = (row: Record<string, unknown> | undefined): string[] =>
@@ -275,12 +287,12 @@ export async function listPage<R, F extends Record<string, unknown>, O>(
         .join(','),
     );
     if (keysetUsable && row) {
-      url.searchParams.set('cursor', encodeCursor({ f: print, p: target, d: direction, k: keysOf(row) }));
+      url.searchParams.set('cursor', encodeCursor({ f: print, p: target, d: direction, k: keysOf(row), c: count }));
     }
     return url.toString();
   };
 
-  const next = page * pageSize < count ? link(page + 1, 'a', rows[rows.length - 1]) : null;
+  const next = hasNext ? link(page + 1, 'a', rows[rows.length - 1]) : null;
   const previous = page > 1 ? link(page - 1, 'b', rows[0]) : null;
   const results = rows.map((row) => {
     for (let i = 0; i < orders.length; i += 1) delete row[`__k${i}`];
