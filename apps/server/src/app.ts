@@ -9,11 +9,13 @@ import { installErrorHandling } from './http/errors';
 import { registerAudit } from './modules/audit/audit.routes';
 import { installAuthHooks } from './modules/auth/auth.hooks';
 import { registerAuth } from './modules/auth/auth.routes';
+import { secretSafeSerializers, withSecretsRedacted } from './modules/auth/log-redaction';
 import { registerCompanies } from './modules/companies/companies.routes';
 import { registerHealth } from './modules/health/health.routes';
 import { registerJobs } from './modules/jobs/jobs.module';
 import { registerMail } from './modules/mail/mail.routes';
 import type { Mailer } from './modules/mail/mail.transport';
+import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
 import { registerWeb } from './modules/web/web.routes';
 
@@ -49,6 +51,7 @@ const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
   registerJobs,
   registerMail,
   registerSso,
+  registerSessions,
 ];
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,100}$/;
@@ -56,8 +59,9 @@ const requestIdPattern = /^[A-Za-z0-9._-]{1,100}$/;
 /** The composition root: builds the HTTP application from its dependencies. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? {
+    logger: withSecretsRedacted(deps.logger) ?? {
       level: deps.config.logLevel,
+      serializers: secretSafeSerializers,
       redact: {
         paths: [
           'req.headers.cookie',

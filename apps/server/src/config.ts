@@ -32,6 +32,48 @@ const configSchema = z.object({
   WEB_DIST_DIR: z.string().trim().min(1).optional(),
   /** Cookies get the Secure flag; on by default when PUBLIC_URL is https. */
   COOKIE_SECURE: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  /** Shortest password the policy accepts. */
+  PASSWORD_MIN_LENGTH: z.coerce
+    .number({ message: 'must be a whole number from 8 to 128' })
+    .int('must be a whole number from 8 to 128')
+    .min(8, 'must be a whole number from 8 to 128')
+    .max(128, 'must be a whole number from 8 to 128')
+    .default(10),
+  /** Days after which a password expires; 0 means never. */
+  PASSWORD_MAX_AGE_DAYS: z.coerce
+    .number({ message: 'must be a whole number from 0 to 3650' })
+    .int('must be a whole number from 0 to 3650')
+    .min(0, 'must be a whole number from 0 to 3650')
+    .max(3650, 'must be a whole number from 0 to 3650')
+    .default(0),
+  /** Consecutive failed sign-ins that lock an account. */
+  LOGIN_MAX_FAILURES: z.coerce
+    .number({ message: 'must be a whole number from 1 to 100' })
+    .int('must be a whole number from 1 to 100')
+    .min(1, 'must be a whole number from 1 to 100')
+    .max(100, 'must be a whole number from 1 to 100')
+    .default(5),
+  /** How long a locked account stays locked. */
+  LOGIN_LOCKOUT_MINUTES: z.coerce
+    .number({ message: 'must be a whole number from 1 to 10080' })
+    .int('must be a whole number from 1 to 10080')
+    .min(1, 'must be a whole number from 1 to 10080')
+    .max(10080, 'must be a whole number from 1 to 10080')
+    .default(15),
+  /** Failed sign-ins from one address within 15 minutes before it is refused. */
+  LOGIN_IP_MAX_FAILURES: z.coerce
+    .number({ message: 'must be a whole number from 1 to 10000' })
+    .int('must be a whole number from 1 to 10000')
+    .min(1, 'must be a whole number from 1 to 10000')
+    .max(10000, 'must be a whole number from 1 to 10000')
+    .default(20),
+  /** Lifetime of an activation or password-reset link. */
+  ACTIVATION_TTL_HOURS: z.coerce
+    .number({ message: 'must be a whole number from 1 to 8760' })
+    .int('must be a whole number from 1 to 8760')
+    .min(1, 'must be a whole number from 1 to 8760')
+    .max(8760, 'must be a whole number from 1 to 8760')
+    .default(72),
   /** Outgoing mail relay; without it mail jobs fail with a last_error saying so. */
   SMTP_HOST: z.string().trim().min(1).max(255).optional(),
   SMTP_PORT: z.coerce
@@ -75,6 +117,13 @@ export interface Config {
   providerName: string;
   webDistDir: string;
   cookieSecure: boolean;
+  passwordMinLength: number;
+  /** 0: passwords never expire. */
+  passwordMaxAgeDays: number;
+  loginMaxFailures: number;
+  loginLockoutMinutes: number;
+  loginIpMaxFailures: number;
+  activationTtlHours: number;
   /** Outgoing mail; `host` undefined means mail is not configured. */
   smtp: {
     host: string | undefined;
@@ -128,6 +177,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerName: c.VIGIL_PROVIDER_NAME,
     webDistDir: c.WEB_DIST_DIR ? path.resolve(c.WEB_DIST_DIR) : defaultWebDist,
     cookieSecure: c.COOKIE_SECURE ? c.COOKIE_SECURE === 'true' : (c.PUBLIC_URL?.startsWith('https:') ?? false),
+    passwordMinLength: c.PASSWORD_MIN_LENGTH,
+    passwordMaxAgeDays: c.PASSWORD_MAX_AGE_DAYS,
+    loginMaxFailures: c.LOGIN_MAX_FAILURES,
+    loginLockoutMinutes: c.LOGIN_LOCKOUT_MINUTES,
+    loginIpMaxFailures: c.LOGIN_IP_MAX_FAILURES,
+    activationTtlHours: c.ACTIVATION_TTL_HOURS,
     smtp: {
       host: c.SMTP_HOST,
       port: c.SMTP_PORT,

@@ -78,7 +78,7 @@ describe('sign-in and anti-forgery', () => {
   it('sets a readable csrf_token cookie on GET /api/auth/', async () => {
     const client = t.client();
     const answer = await client.get<{ authenticated: boolean }>('/api/auth/');
-    expect(answer.body).toEqual({ authenticated: false, user: null });
+    expect(answer.body).toEqual({ authenticated: false, user: null, impersonator: null });
     expect(client.cookie('csrf_token')).toBeTruthy();
   });
 

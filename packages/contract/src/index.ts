@@ -7,3 +7,4 @@ export * from './system-logs';
 export * from './companies';
 export * from './sso';
 export * from './mail';
+export * from './auth';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Permission } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
-import { sql } from '../../db/sql';
+import { sql, type SqlFragment } from '../../db/sql';
 import type { Actor } from '../../http/actor';
 
 /** How long a session lives without use, and at most. */
@@ -10,10 +10,12 @@ export const SESSION_ABSOLUTE_SECONDS = 7 * 24 * 60 * 60;
 /** last_seen_at is written at most this often per session, to keep reads cheap. */
 const TOUCH_EVERY_SECONDS = 60;
 
+/** A random secret for a cookie, a link or an API key (256 bits, URL-safe). */
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** What the database keeps of a secret: its SHA-256, so a leaked table opens nothing. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -44,17 +46,35 @@ export function accessOf(row: AccessRow): Pick<Actor, 'scope' | 'permissions'> {
   return { scope: { companies }, permissions };
 }
 
-/** SQL that gathers one user's access facts; `userCondition` picks the user. */
+/** Columns that gather the access facts of the user aliased `u`. */
 const accessSelect = sql`
   u.id AS user_id, u.username, u.company_id, u.is_superuser, u.all_companies,
   (SELECT array_agg(uc.company_id) FROM user_companies uc WHERE uc.user_id = u.id) AS extra_companies,
   (SELECT jsonb_agg(p) FROM user_roles ur JOIN roles r ON r.id = ur.role_id,
           jsonb_array_elements(r.permissions) p WHERE ur.user_id = u.id) AS permissions`;
 
+/** Rules that decide whether a signed-in user must replace the password first. */
+export interface PasswordRules {
+  /** Days after which a password expires; 0 means never (PASSWORD_MAX_AGE_DAYS). */
+  passwordMaxAgeDays: number;
+}
+
+/** True when the user of alias `u` must replace the password (set by someone else, or too old). */
+function passwordExpiredSql(rules: PasswordRules): SqlFragment {
+  const tooOld =
+    rules.passwordMaxAgeDays > 0
+      ? sql`(u.password_hash IS NOT NULL AND (u.password_changed_at IS NULL
+             OR u.password_changed_at < now() - make_interval(days => ${rules.passwordMaxAgeDays})))`
+      : sql`FALSE`;
+  return sql`(u.password_must_change OR ${tooOld})`;
+}
+
 export interface SessionInfo {
   ip: string | null;
   userAgent: string;
   impersonatorId?: number | null;
+  /** For an impersonation session: the administrator's own session, resumed afterwards. */
+  parentSessionId?: string | null;
   twoFactorPassed: boolean;
 }
 
@@ -62,42 +82,121 @@ export interface SessionInfo {
 export async function createSession(db: Queryable, userId: number, info: SessionInfo): Promise<string> {
   const token = newToken();
   await db.query(sql`
-    INSERT INTO sessions (id, user_id, impersonator_id, expires_at, ip, user_agent, two_factor_passed)
-    VALUES (${hashToken(token)}, ${userId}, ${info.impersonatorId ?? null},
+    INSERT INTO sessions (id, user_id, impersonator_id, parent_session_id, expires_at, ip, user_agent, two_factor_passed)
+    VALUES (${hashToken(token)}, ${userId}, ${info.impersonatorId ?? null}, ${info.parentSessionId ?? null},
             now() + make_interval(secs => ${SESSION_ABSOLUTE_SECONDS}), ${info.ip}, ${info.userAgent.slice(0, 500)},
             ${info.twoFactorPassed})`);
   return token;
 }
 
-/** The actor behind a session token, or null when it is unknown, ended, expired or idle too long. */
-export async function actorFromSession(db: Queryable, token: string): Promise<Actor | null> {
+/** A caller recognised from a credential, with the allow-list its requests must come from. */
+export interface ResolvedCaller {
+  actor: Actor;
+  /** Addresses or ranges the person at the keyboard may work from (empty: anywhere). */
+  ipWhitelist: string[];
+}
+
+/** Condition on alias `s` for a session that can still be used. */
+export const liveSession = sql`s.ended_at IS NULL AND s.expires_at > now()
+  AND s.last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`;
+
+/**
+ * The caller behind a session token, or null when the session is unknown, ended, expired or idle
+ * too long, or its user (or impersonating administrator) is archived.
+ */
+export async function resolveSession(
+  db: Queryable,
+  token: string,
+  rules: PasswordRules,
+): Promise<ResolvedCaller | null> {
+  if (token.length > 200) return null;
   const id = hashToken(token);
   const { rows } = await db.query<
-    AccessRow & { impersonator_id: number | null; two_factor_passed: boolean; password_must_change: boolean; stale: boolean }
+    AccessRow & {
+      impersonator_id: number | null;
+      two_factor_passed: boolean;
+      password_expired: boolean;
+      ip_whitelist: string[];
+      stale: boolean;
+    }
   >(sql`
-    SELECT ${accessSelect}, s.impersonator_id, s.two_factor_passed, u.password_must_change,
+    SELECT ${accessSelect}, s.impersonator_id, s.two_factor_passed,
+           (s.impersonator_id IS NULL AND ${passwordExpiredSql(rules)}) AS password_expired,
+           COALESCE(imp.ip_whitelist, u.ip_whitelist) AS ip_whitelist,
            s.last_seen_at < now() - make_interval(secs => ${TOUCH_EVERY_SECONDS}) AS stale
-    FROM sessions s JOIN users u ON u.id = s.user_id
-    WHERE s.id = ${id} AND s.ended_at IS NULL AND s.expires_at > now()
-      AND s.last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_SECONDS})
-      AND u.archived_at IS NULL`);
+    FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN users imp ON imp.id = s.impersonator_id
+    WHERE s.id = ${id} AND ${liveSession} AND u.archived_at IS NULL
+      AND (s.impersonator_id IS NULL OR imp.archived_at IS NULL)`);
   const row = rows[0];
   if (!row) return null;
   if (row.stale) await db.query(sql`UPDATE sessions SET last_seen_at = now() WHERE id = ${id}`);
   return {
-    userId: row.user_id,
-    username: row.username,
-    companyId: row.company_id,
-    isSuperuser: row.is_superuser,
-    ...accessOf(row),
-    impersonatorId: row.impersonator_id,
-    via: 'session',
-    sessionId: id,
-    twoFactorPassed: row.two_factor_passed,
-    passwordExpired: row.password_must_change,
+    actor: {
+      userId: row.user_id,
+      username: row.username,
+      companyId: row.company_id,
+      isSuperuser: row.is_superuser,
+      ...accessOf(row),
+      impersonatorId: row.impersonator_id,
+      via: 'session',
+      sessionId: id,
+      twoFactorPassed: row.two_factor_passed,
+      passwordExpired: row.password_expired,
+    },
+    ipWhitelist: row.ip_whitelist,
+  };
+}
+
+/**
+ * The caller behind an API key, or null when no active user holds it. Keys stand for machines:
+ * two-factor does not apply and password expiry does not stop them (revoke the key instead).
+ */
+export async function resolveApiToken(db: Queryable, token: string): Promise<ResolvedCaller | null> {
+  if (token.length > 200) return null;
+  const { rows } = await db.query<AccessRow & { ip_whitelist: string[] }>(sql`
+    SELECT ${accessSelect}, u.ip_whitelist FROM users u
+    WHERE u.token_hash = ${hashToken(token)} AND u.archived_at IS NULL`);
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    actor: {
+      userId: row.user_id,
+      username: row.username,
+      companyId: row.company_id,
+      isSuperuser: row.is_superuser,
+      ...accessOf(row),
+      impersonatorId: null,
+      via: 'token',
+      sessionId: null,
+      twoFactorPassed: true,
+      passwordExpired: false,
+    },
+    ipWhitelist: row.ip_whitelist,
   };
 }
 
 export async function endSession(db: Queryable, sessionId: string): Promise<void> {
   await db.query(sql`UPDATE sessions SET ended_at = now() WHERE id = ${sessionId} AND ended_at IS NULL`);
+}
+
+/** Ends every open session of a user except `keep` (null: all of them). Answers how many ended. */
+export async function endUserSessions(db: Queryable, userId: number, keep: string | null): Promise<number> {
+  const { rowCount } = await db.query(sql`
+    UPDATE sessions SET ended_at = now()
+    WHERE user_id = ${userId} AND ended_at IS NULL AND expires_at > now()
+      ${keep ? sql`AND id <> ${keep}` : sql``}`);
+  return rowCount;
+}
+
+/** Records that this session has passed two-factor authentication. */
+export async function markTwoFactorPassed(db: Queryable, sessionId: string): Promise<void> {
+  await db.query(sql`UPDATE sessions SET two_factor_passed = true WHERE id = ${sessionId}`);
+}
+
+/** The administrator's own session an impersonation session returns to. */
+export async function parentSessionOf(db: Queryable, sessionId: string): Promise<string | null> {
+  const { rows } = await db.query<{ parent_session_id: string | null }>(
+    sql`SELECT parent_session_id FROM sessions WHERE id = ${sessionId}`,
+  );
+  return rows[0]?.parent_session_id ?? null;
 }
