@@ -54,7 +54,7 @@ export function zodFieldErrors(error: ZodError, fallback = 'non_field_errors'): 
       }
       continue;
     }
-    if (issue.code === 'invalid_type' && issue.input === undefined) message = 'This field is required.';
+    if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) message = 'This field is required.';
     if (name === '') name = fallback;
     (errors[name] ??= []).push(message);
   }
@@ -91,7 +91,7 @@ export function installErrorHandling(app: FastifyInstance): void {
           continue;
         }
         const message =
-          issue.code === 'invalid_type' && issue.input === undefined
+          issue.code === 'invalid_type' && /received undefined$/.test(issue.message)
             ? 'This field is required.'
             : (problem.message ?? 'This value is not valid.');
         (errors[path || 'non_field_errors'] ??= []).push(message);

@@ -200,13 +200,14 @@ export async function registerUsers(app: FastifyInstance, deps: AppDeps): Promis
   app.post('/api/users/:id/change_privileged_settings/', perm('change_privileged_settings'), async (request) => {
     const actor = requireActor(request);
     const id = pathId(request.params);
-    const { privileged_settings: flags } = parseOrThrow(privilegedSettingsSchema, request.body ?? {});
-    // The object lists the flags that are on; a flag left out (or false) is off.
-    const enabled = Object.fromEntries(Object.entries(flags).filter(([, on]) => on === true));
     const updated = await db.transaction(async (tx) => {
+      // Another company's user does not exist, whatever the body says: look it up first.
       const before = await findUser(tx, actor.scope, id, true);
       if (!before) throw notFound();
       assertCanManage(actor, before);
+      const { privileged_settings: flags } = parseOrThrow(privilegedSettingsSchema, request.body ?? {});
+      // The object lists the flags that are on; a flag left out (or false) is off.
+      const enabled = Object.fromEntries(Object.entries(flags).filter(([, on]) => on === true));
       await tx.query(
         sql`UPDATE users SET privileged_settings = ${JSON.stringify(enabled)}::jsonb, updated_at = now() WHERE id = ${id}`,
       );

@@ -1,0 +1,182 @@
+import { actionsOf, findResourceKind, resourceKinds } from '@vigil/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../src/db/sql';
+import type { GuardedRoute } from '../src/http/actor';
+import type { TestClient } from './helpers/http-client';
+import { buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';
+
+/**
+ * The permission matrix: every API route that names a permission is tried by a user who holds
+ * exactly that permission (allowed: never 401/403), by a user who holds every other permission
+ * but that one (403), and — for routes on one object — by the allowed user on another company's
+ * object (404). List routes never show another company's rows. New routes join automatically.
+ */
+
+let t: TestApp;
+let alpha: number;
+let beta: number;
+let provider: number;
+const fixtures: Record<'alpha' | 'beta', Record<string, number>> = { alpha: {}, beta: {} };
+
+/** Routes open to anyone: each must be meant to be public. */
+const expectedPublic = new Set([
+  'GET /api/health/',
+  'GET /api/auth/',
+  'POST /api/auth/',
+  'GET /api/activate/:token/',
+  'POST /api/activate/:token/',
+  'GET /api/sso/providers/',
+  'GET /api/sso/login/',
+  'GET /api/sso/callback/',
+]);
+
+/**
+ * Routes that also need the caller to see every company (provider staff): their holder is a
+ * provider user with all companies, and a customer user with the permission gets 403.
+ */
+const providerOnly = new Set(['POST /api/companies/']);
+
+const allPermissions = resourceKinds.map((k) => ({ basename: k.basename, actions: actionsOf(k) }));
+
+function allBut(basename: string, action: string) {
+  return allPermissions.map((p) =>
+    p.basename === basename ? { ...p, actions: p.actions.filter((a) => a !== action) } : p,
+  );
+}
+
+/** Which fixture an object route's id stands for, by its path. */
+function fixtureKey(url: string): string | null {
+  if (url.startsWith('/api/roles/')) return 'role';
+  if (url.startsWith('/api/units/')) return 'unit';
+  if (url.startsWith('/api/companies/')) return 'company';
+  if (url.startsWith('/api/users/')) return 'user';
+  return null;
+}
+
+function pathFor(route: GuardedRoute, side: 'alpha' | 'beta'): string | null {
+  if (!/:\w+/.test(route.url)) return route.url;
+  const key = fixtureKey(route.url);
+  if (!key) return null;
+  const id = fixtures[side][key];
+  return route.url.replace(/:\w+/g, String(id));
+}
+
+let counter = 0;
+async function clientWith(
+  permissions: { basename: string; actions: string[] }[],
+  companyId: number,
+  allCompanies = false,
+): Promise<TestClient> {
+  counter += 1;
+  const user = await buildUser(t.db, { username: `matrix-${counter}`, companyId, permissions, allCompanies });
+  const client = t.client();
+  await client.signIn(user.username, user.password);
+  return client;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  alpha = await buildCompany(t.db, 'Alpha Bank');
+  beta = await buildCompany(t.db, 'Beta Retail');
+  provider = (await t.db.query<{ id: number }>(sql`SELECT id FROM companies WHERE kind = 'provider'`)).rows[0]!.id;
+  for (const [side, company] of [
+    ['alpha', alpha],
+    ['beta', beta],
+  ] as const) {
+    fixtures[side].company = company;
+    fixtures[side].user = (await buildUser(t.db, { username: `${side}-target`, companyId: company })).id;
+    const role = await t.db.query<{ id: number }>(
+      sql`INSERT INTO roles (company_id, name, permissions) VALUES (${company}, 'Fixture role', '[]'::jsonb) RETURNING id`,
+    );
+    fixtures[side].role = role.rows[0]!.id;
+    const unit = await t.db.query<{ id: number }>(
+      sql`INSERT INTO units (company_id, name) VALUES (${company}, 'Fixture unit') RETURNING id`,
+    );
+    fixtures[side].unit = unit.rows[0]!.id;
+    await t.db.query(
+      sql`INSERT INTO system_logs (company_id, action, object_type, object_repr) VALUES (${company}, 'create', 'alert', ${`${side} row`})`,
+    );
+  }
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('permission matrix', () => {
+  it('knows every route: public ones are the expected few, the rest need a sign-in or a registry permission', () => {
+    const routes = t.app.guardedRoutes;
+    expect(routes.length).toBeGreaterThan(30);
+    const publicRoutes = routes.filter((r) => r.public).map((r) => `${r.method} ${r.url}`);
+    for (const route of publicRoutes) expect(expectedPublic, route).toContain(route);
+    for (const route of routes.filter((r) => r.permission)) {
+      const kind = findResourceKind(route.permission!.basename);
+      expect(kind, `${route.method} ${route.url}`).toBeDefined();
+      expect(actionsOf(kind!), `${route.method} ${route.url}`).toContain(route.permission!.action);
+    }
+  });
+
+  it('answers 401 on every non-public route to a caller who is not signed in', async () => {
+    const anonymous = t.client();
+    for (const route of t.app.guardedRoutes.filter((r) => !r.public)) {
+      const path = route.url.replace(/:\w+/g, '1');
+      const answer = await anonymous.request(route.method, path, route.method === 'GET' ? {} : { body: {} });
+      expect(answer.status, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+
+  it('allows the holder of exactly the permission, refuses everyone else with 403, and hides other tenants', async () => {
+    const routes = t.app.guardedRoutes.filter((r) => r.permission);
+    const covered = new Set<string>();
+    const failures: string[] = [];
+    const check = (ok: boolean, message: string) => {
+      if (!ok) failures.push(message);
+    };
+    for (const route of routes) {
+      const { basename, action } = route.permission!;
+      const label = `${route.method} ${route.url} (${basename}:${action})`;
+      const alphaPath = pathFor(route, 'alpha');
+      expect(alphaPath, `${label}: add a fixture for this object route`).not.toBeNull();
+      const body = route.method === 'GET' ? {} : { body: {} };
+
+      const without = await clientWith(allBut(basename, action), alpha);
+      const refused = await without.request(route.method, alphaPath!, body);
+      check(refused.status === 403, `${label} without the permission: ${refused.status}`);
+
+      const key = `${route.method} ${route.url}`;
+      const holder = providerOnly.has(key)
+        ? await clientWith([{ basename, actions: [action] }], provider, true)
+        : await clientWith([{ basename, actions: [action] }], alpha);
+      const allowed = await holder.request(route.method, alphaPath!, body);
+      if (providerOnly.has(key)) {
+        const customer = await clientWith([{ basename, actions: [action] }], alpha);
+        const byCustomer = await customer.request(route.method, alphaPath!, body);
+        check(byCustomer.status === 403, `${label} by a customer: ${byCustomer.status}`);
+      }
+      check(
+        ![401, 403].includes(allowed.status) && allowed.status < 500,
+        `${label} with: ${allowed.status} ${JSON.stringify(allowed.body)}`,
+      );
+
+      if (/:\w+/.test(route.url)) {
+        const foreign = await holder.request(route.method, pathFor(route, 'beta')!, body);
+        check(foreign.status === 404, `${label} on another company's object: ${foreign.status}`);
+      }
+      if (route.url.endsWith('/check/') && allowed.status === 200 && !providerOnly.has(key)) {
+        const results = (allowed.body as { results: Record<string, unknown>[] }).results;
+        for (const row of results) {
+          const company = route.url.startsWith('/api/companies/') ? row.id : row.company_id;
+          if (company !== undefined) check(company === alpha, `${label} lists another company's row`);
+        }
+      }
+      covered.add(`${basename}:${action}`);
+    }
+    expect(failures).toEqual([]);
+    // Every resource kind and action of the registry that has a route is now covered.
+    const withRoutes = resourceKinds.flatMap((k) =>
+      actionsOf(k)
+        .map((a) => `${k.basename}:${a}`)
+        .filter((pair) => routes.some((r) => `${r.permission!.basename}:${r.permission!.action}` === pair)),
+    );
+    expect([...covered].sort()).toEqual([...new Set(withRoutes)].sort());
+  });
+});
