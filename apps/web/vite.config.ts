@@ -16,5 +16,10 @@ export default defineConfig({
     proxy: { '/api': { target: apiTarget } },
   },
   preview: { host: '127.0.0.1', port: 4173, proxy: { '/api': { target: apiTarget } } },
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks each entry and lazy application loads (read by bench/web.ts).
+    manifest: true,
+  },
 });

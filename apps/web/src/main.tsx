@@ -1,13 +1,8 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app';
-import './styles.css';
+import '@fontsource-variable/inter';
+import '@fontsource-variable/jetbrains-mono';
+import './styles/global.css';
+import { startConsole } from './app/start';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element to render Vigil into.');
-
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+void startConsole(container);

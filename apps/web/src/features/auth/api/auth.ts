@@ -1,39 +1,66 @@
-import { apiRequest } from '../../../lib/api-client';
+import type { AuthState as AuthStateWire, Credentials, PasswordChange, SsoProvidersAnswer } from '@vigil/contract';
+import { http, type Camelize } from '../../../lib/http';
+import {
+  fetchCurrentUser,
+  isMainAppAllowed,
+  setCurrentUser,
+  takeSavedPath,
+  type CurrentUser,
+} from '../../../lib/session';
+
+/** Activation link info, `GET /api/activate/<token>/`. */
+export interface ActivationInfo {
+  valid: boolean;
+  username: string;
+}
+
+/** `POST /api/auth/`. Errors are shown on the form, not as notifications (spec §8). */
+export function signIn(credentials: Camelize<Credentials>) {
+  return http.post<AuthStateWire>('/api/auth/', { data: credentials, notifyErrors: false });
+}
+
+/** `POST /api/auth/otp/` with the six-digit code. */
+export function submitOtp(code: string) {
+  return http.post<AuthStateWire>('/api/auth/otp/', { data: { code }, notifyErrors: false });
+}
+
+/** `POST /api/users/password/change/` (spec §3: old_password, new_password, new_password_retry). */
+export function changePassword(change: Camelize<PasswordChange>) {
+  return http.post<AuthStateWire>('/api/users/password/change/', { data: change, notifyErrors: false });
+}
+
+export function fetchActivation(token: string, signal?: AbortSignal) {
+  return http.get<ActivationInfo>(`/api/activate/${encodeURIComponent(token)}/`, {
+    notifyErrors: false,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+export function activate(token: string, passwords: { newPassword: string; newPasswordRetry: string }) {
+  return http.post<AuthStateWire>(`/api/activate/${encodeURIComponent(token)}/`, {
+    data: passwords,
+    notifyErrors: false,
+  });
+}
+
+/** Whether the company of what was typed signs in through its provider (`GET /api/sso/providers/`). */
+export function findSsoProvider(username: string) {
+  return http.get<SsoProvidersAnswer>('/api/sso/providers/', { params: { username }, notifyErrors: false });
+}
+
+/** Leaves the half-finished sign-in (for "use another account" on the OTP and password screens). */
+export async function abandonSignIn(): Promise<void> {
+  await http.delete('/api/auth/', { notifyErrors: false }).catch(() => undefined);
+  setCurrentUser(null);
+}
 
 /**
- * The answer of `GET/POST /api/auth/`. The contract package has no schema for it yet; when it gains
- * one (`authStateSchema`), this interface gives way to the inferred type.
+ * After a sign-in step: fetch the user again; when the main application may open, return to the
+ * saved path first (never an auth page), so the main application starts there.
  */
-export interface AuthState {
-  authenticated: boolean;
-  user: CurrentUser | null;
-}
-
-export interface CurrentUser {
-  id: number;
-  username: string;
-  first_name: string;
-  last_name: string;
-  company_id: number;
-  two_factor_passed: boolean;
-  password_expired: boolean;
-}
-
-/** Who is signed in (sets the anti-forgery cookie as a side effect). */
-export function fetchAuthState(): Promise<AuthState> {
-  return apiRequest<AuthState>('GET', '/api/auth/');
-}
-
-export function signIn(username: string, password: string): Promise<AuthState> {
-  return apiRequest<AuthState>('POST', '/api/auth/', { username, password });
-}
-
-/** Ends the session; the answer says where the browser should go next. */
-export function signOut(): Promise<{ logout_url: string }> {
-  return apiRequest<{ logout_url: string }>('DELETE', '/api/auth/');
-}
-
-/** "First Last", or the username when the user has no name. */
-export function displayName(user: CurrentUser): string {
-  return `${user.first_name} ${user.last_name}`.trim() || user.username;
+export async function continueSignIn(): Promise<CurrentUser | null> {
+  const user = await fetchCurrentUser();
+  if (isMainAppAllowed(user, '/')) window.history.replaceState(null, '', takeSavedPath());
+  setCurrentUser(user);
+  return user;
 }

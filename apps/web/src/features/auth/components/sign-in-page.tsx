@@ -1,121 +1,140 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
-import { BrandMark } from '../../../components/brand-mark';
-import { ApiError } from '../../../lib/api-client';
-import { signIn, type AuthState } from '../api/auth';
+import type { SsoErrorCode } from '@vigil/contract';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/http';
+import { useMiniRouter } from '../../../lib/mini-router';
+import { peekSavedPath, ssoAddress } from '../../../lib/session';
+import { continueSignIn, findSsoProvider, signIn } from '../api/auth';
+import { Button, Field, FormAlert } from './controls';
 
-interface SignInPageProps {
-  onSignedIn: (state: AuthState) => void;
+/** The reasons the SSO callback gives (`/login?sso_error=<code>`), each with its sentence. */
+const ssoErrorKeys = {
+  unavailable: 'sso.errors.unavailable',
+  invalid_state: 'sso.errors.invalid_state',
+  denied: 'sso.errors.denied',
+  provider_error: 'sso.errors.provider_error',
+  email_missing: 'sso.errors.email_missing',
+  no_account: 'sso.errors.no_account',
+  account_disabled: 'sso.errors.account_disabled',
+  subject_mismatch: 'sso.errors.subject_mismatch',
+  server_error: 'sso.errors.server_error',
+} as const satisfies Record<SsoErrorCode, string>;
+
+function isSsoErrorCode(value: string | null): value is SsoErrorCode {
+  return value !== null && Object.hasOwn(ssoErrorKeys, value);
 }
 
-/** The sign-in form. On refusal it shows the server's words and keeps the username. */
-export function SignInPage({ onSignedIn }: SignInPageProps) {
+/** Sign-in with a username or e-mail and a password; single sign-on for companies that use it. */
+export function SignInPage() {
+  const { t } = useTranslation();
+  const params = new URLSearchParams(useMiniRouter().search);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [submitting, setSubmitting] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [ssoLoading, setSsoLoading] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const ids = useId();
+
+  const ssoError = params.get('sso_error');
+  const ssoMessage = ssoError === null ? null : t(ssoErrorKeys[isSsoErrorCode(ssoError) ? ssoError : 'server_error']);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (submitting) return;
-    setSubmitting(true);
+    if (loading) return;
     setFormError(null);
     setFieldErrors({});
+    if (username.trim() === '' || password === '') {
+      setFieldErrors({
+        ...(username.trim() === '' ? { username: [t('auth.signIn.usernameRequired')] } : {}),
+        ...(password === '' ? { password: [t('auth.signIn.passwordRequired')] } : {}),
+      });
+      return;
+    }
+    setLoading(true);
     try {
-      const state = await signIn(username, password);
-      if (!state.authenticated) {
-        setFormError('The server did not start a session. Try again.');
-        return;
-      }
-      onSignedIn(state);
+      await signIn({ username: username.trim(), password });
+      await continueSignIn();
     } catch (error) {
-      if (error instanceof ApiError) {
-        const { non_field_errors: general, ...fields } = error.fieldErrors;
+      // Spec §8: sign-in errors are logged; the form shows them and keeps the username.
+      console.error('Sign-in failed:', error);
+      if (error instanceof ApiError && error.status !== 0) {
+        const { nonFieldErrors, ...fields } = error.fieldErrors;
         setFieldErrors(fields);
-        setFormError(general?.[0] ?? (Object.keys(fields).length > 0 ? null : error.message));
+        setFormError(
+          nonFieldErrors?.[0] ?? (Object.keys(fields).length > 0 ? null : (error.detail ?? t('auth.signIn.failed'))),
+        );
       } else {
-        setFormError('Something went wrong. Try again.');
+        setFormError(t('errors.network'));
       }
       setPassword('');
-      passwordRef.current?.focus();
     } finally {
-      setSubmitting(false);
+      setLoading(false);
     }
   }
 
-  const usernameError = fieldErrors.username?.[0];
-  const passwordError = fieldErrors.password?.[0];
+  async function handleSso() {
+    setFormError(null);
+    setFieldErrors({});
+    if (username.trim() === '') {
+      setFieldErrors({ username: [t('auth.sso.usernameFirst')] });
+      return;
+    }
+    setSsoLoading(true);
+    try {
+      const { ssoAuthorizeUrl } = await findSsoProvider(username.trim());
+      if (ssoAuthorizeUrl) {
+        window.location.assign(ssoAddress(ssoAuthorizeUrl, peekSavedPath()));
+        return;
+      }
+      setFormError(t('auth.sso.notAvailable'));
+    } catch (error) {
+      console.error('Single sign-on lookup failed:', error);
+      setFormError(t('auth.sso.notAvailable'));
+    }
+    setSsoLoading(false);
+  }
 
   return (
-    <main className="sign-in">
-      <form className="sign-in__card" onSubmit={(event) => void handleSubmit(event)} noValidate>
-        <div className="sign-in__brand">
-          <BrandMark size={40} />
-        </div>
-        <h1 className="sign-in__title">Vigil Managed XDR</h1>
-        <p className="sign-in__subtitle">Sign in to the security console</p>
-
-        {formError && (
-          <div className="alert alert--error" role="alert" data-testid="sign-in-error">
-            {formError}
-          </div>
-        )}
-
-        <div className="field">
-          <label className="field__label" htmlFor={`${ids}-username`}>
-            Username or e-mail
-          </label>
-          <input
-            id={`${ids}-username`}
-            className="field__input"
-            name="username"
-            type="text"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            autoFocus
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-            aria-invalid={usernameError ? true : undefined}
-            aria-describedby={usernameError ? `${ids}-username-error` : undefined}
-          />
-          {usernameError && (
-            <p className="field__error" id={`${ids}-username-error`}>
-              {usernameError}
-            </p>
-          )}
-        </div>
-
-        <div className="field">
-          <label className="field__label" htmlFor={`${ids}-password`}>
-            Password
-          </label>
-          <input
-            id={`${ids}-password`}
-            ref={passwordRef}
-            className="field__input"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-invalid={passwordError ? true : undefined}
-            aria-describedby={passwordError ? `${ids}-password-error` : undefined}
-          />
-          {passwordError && (
-            <p className="field__error" id={`${ids}-password-error`}>
-              {passwordError}
-            </p>
-          )}
-        </div>
-
-        <button type="submit" className="button button--primary button--block" disabled={submitting}>
-          {submitting ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
-      <p className="sign-in__footer">Managed detection and response</p>
-    </main>
+    <form className="vigil-form" onSubmit={(event) => void handleSubmit(event)} noValidate>
+      <div>
+        <h1 className="vigil-auth__title">{t('auth.signIn.title')}</h1>
+        <p className="vigil-auth__subtitle">{t('auth.signIn.subtitle')}</p>
+      </div>
+      {ssoMessage && !formError && <FormAlert testId="sso-error">{ssoMessage}</FormAlert>}
+      {formError && <FormAlert testId="sign-in-error">{formError}</FormAlert>}
+      <Field
+        label={t('auth.signIn.username')}
+        name="username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        autoFocus
+        maxLength={254}
+        value={username}
+        onChange={setUsername}
+        error={fieldErrors.username?.[0]}
+      />
+      <Field
+        label={t('auth.signIn.password')}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        maxLength={200}
+        value={password}
+        onChange={setPassword}
+        error={fieldErrors.password?.[0]}
+        revealLabel={t('auth.showPassword')}
+      />
+      <Button type="submit" loading={loading} data-testid="sign-in-submit">
+        {t('auth.signIn.submit')}
+      </Button>
+      <div className="vigil-divider">
+        <span>{t('auth.or')}</span>
+      </div>
+      <Button variant="default" loading={ssoLoading} onClick={() => void handleSso()}>
+        {t('auth.sso.button')}
+      </Button>
+      <p className="vigil-auth__hint">{t('auth.signIn.help')}</p>
+    </form>
   );
 }

@@ -1,29 +1,52 @@
-import type { ListAnswer, SystemLog, SystemLogFilters } from '@vigil/contract';
-import { apiRequest, sameOriginPath } from '../../../lib/api-client';
+import type { SystemLog as SystemLogWire } from '@vigil/contract';
+import type { Camelize } from '../../../lib/http';
+import type { ListDefinition } from '../../../lib/list';
 
-export const SYSTEM_LOG_PAGE_SIZE = 50;
+export type SystemLog = Camelize<SystemLogWire>;
 
-/** The link of the first page of the audit log, newest first. */
-export function firstSystemLogPage(pageSize = SYSTEM_LOG_PAGE_SIZE): string {
-  const query = new URLSearchParams({ page: '1', page_size: String(pageSize), ordering: '-date_time' });
-  return `/api/system_logs/check/?${query.toString()}`;
-}
+/** The system log over the list engine: filters and ordering as `POST /api/system_logs/check/` takes them. */
+export const systemLogList = {
+  basename: 'system_logs',
+  filters: {
+    search: 'string',
+    action: 'strings',
+    objectType: 'strings',
+    userId: 'numbers',
+    dateTimeFrom: 'string',
+    dateTimeTo: 'string',
+  },
+  orderable: ['date_time', 'username', 'action', 'object_type', 'id'],
+  defaultOrdering: '-date_time',
+  pageSizes: [25, 50, 100, 200],
+  defaultPageSize: 50,
+} as const satisfies ListDefinition<Record<string, 'string' | 'strings' | 'numbers'>>;
 
-/**
- * Fetches one page. `link` is the first page's or an answer's `next`/`previous`; the same filters go
- * in the body of every page so the pages belong to one list.
- */
-export function fetchSystemLogPage(link: string, filters: SystemLogFilters): Promise<ListAnswer<SystemLog>> {
-  return apiRequest<ListAnswer<SystemLog>>('POST', sameOriginPath(link), filters);
-}
+/** Actions the server records, offered as filter suggestions (any other value can be typed). */
+export const knownActions = [
+  'login',
+  'login_failed',
+  'login_refused',
+  'logout',
+  'lock',
+  'unlock',
+  'two_factor_passed',
+  'two_factor_failed',
+  'enable_two_factor',
+  'disable_two_factor',
+  'reset_two_factor',
+  'password_change',
+  'password_reset',
+  'activate',
+  'create',
+  'update',
+  'update_profile',
+  'delete',
+  'archive',
+  'restore',
+  'impersonate',
+  'impersonate_end',
+  'create_token',
+  'revoke_token',
+];
 
-/** The page number and size a list link carries, to say "51–100 of 240". */
-export function pageOf(link: string): { page: number; pageSize: number } {
-  const query = new URL(link, window.location.href).searchParams;
-  const page = Number.parseInt(query.get('page') ?? '', 10);
-  const pageSize = Number.parseInt(query.get('page_size') ?? '', 10);
-  return {
-    page: page > 0 ? page : 1,
-    pageSize: pageSize > 0 ? pageSize : SYSTEM_LOG_PAGE_SIZE,
-  };
-}
+export const knownObjectTypes = ['user', 'role', 'unit', 'company', 'session', 'sso_settings'];

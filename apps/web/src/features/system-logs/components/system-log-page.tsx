@@ -1,181 +1,380 @@
-import type { ListAnswer, SystemLog, SystemLogFilters } from '@vigil/contract';
-import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format-date';
-import { fetchSystemLogPage, firstSystemLogPage, pageOf } from '../api/system-logs';
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Pagination,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  TagsInput,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import {
+  IconAlertCircle,
+  IconArrowDown,
+  IconArrowUp,
+  IconArrowsSort,
+  IconChevronRight,
+  IconFilterOff,
+  IconSearch,
+} from '@tabler/icons-react';
+import { Fragment, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
+import { orderingField, useList, useListState } from '../../../lib/list';
+import { knownActions, knownObjectTypes, systemLogList, type SystemLog } from '../api/system-logs';
+import type { SystemLog as SystemLogWire } from '@vigil/contract';
 
-interface SystemLogPageProps {
-  /** Called when the server says the session is gone (401), so the app can show the sign-in form. */
-  onSessionEnded: () => void;
+const COLUMNS = 6;
+
+function SortHeader({
+  field,
+  label,
+  ordering,
+  onSort,
+}: {
+  field: string;
+  label: string;
+  ordering: string;
+  onSort: (field: string) => void;
+}) {
+  const current = orderingField(ordering);
+  const active = current.field === field;
+  const Icon = !active ? IconArrowsSort : current.descending ? IconArrowDown : IconArrowUp;
+  return (
+    <Table.Th aria-sort={active ? (current.descending ? 'descending' : 'ascending') : 'none'}>
+      <UnstyledButton className="vigil-table__sort" onClick={() => onSort(field)} data-active={active}>
+        <span>{label}</span>
+        <Icon size={14} stroke={1.8} />
+      </UnstyledButton>
+    </Table.Th>
+  );
 }
 
-/** A page of the log and the link it came from (the link carries its page number). */
-interface Shown {
-  link: string;
-  answer: ListAnswer<SystemLog>;
+function formatValue(value: unknown): string {
+  if (value === undefined) return '—';
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** The last page shown stays on screen while the next one loads or if it fails. */
-type Load =
-  | { status: 'loading'; shown: Shown | null }
-  | { status: 'ready'; shown: Shown }
-  | { status: 'failed'; shown: Shown | null; message: string };
-
-/** The audit log: who did what to which object, newest first, a page at a time. */
-export function SystemLogPage({ onSessionEnded }: SystemLogPageProps) {
-  const [link, setLink] = useState(firstSystemLogPage);
-  const [filters, setFilters] = useState<SystemLogFilters>({});
-  const [searchText, setSearchText] = useState('');
-  const [reloads, setReloads] = useState(0);
-  const [load, setLoad] = useState<Load>({ status: 'loading', shown: null });
-
-  useEffect(() => {
-    let current = true;
-    setLoad((previous) => ({ status: 'loading', shown: previous.shown }));
-    fetchSystemLogPage(link, filters).then(
-      (answer) => {
-        if (current) setLoad({ status: 'ready', shown: { link, answer } });
-      },
-      (error: unknown) => {
-        if (!current) return;
-        if (error instanceof ApiError && error.status === 401) {
-          onSessionEnded();
-          return;
-        }
-        const message = error instanceof Error ? error.message : 'The system log could not be loaded.';
-        setLoad((previous) => ({ status: 'failed', shown: previous.shown, message }));
-      },
+function Changes({ log }: { log: SystemLog }) {
+  const { t } = useTranslation();
+  const entries = Object.entries(log.changes);
+  if (entries.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        {t('systemLogs.noChanges')}
+      </Text>
     );
-    return () => {
-      current = false;
-    };
-  }, [link, filters, reloads, onSessionEnded]);
+  return (
+    <Table className="vigil-changes" withRowBorders={false} verticalSpacing={4}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('systemLogs.field')}</Table.Th>
+          <Table.Th>{t('systemLogs.before')}</Table.Th>
+          <Table.Th>{t('systemLogs.after')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {entries.map(([field, change]) => (
+          <Table.Tr key={field}>
+            <Table.Td>
+              <Code>{field}</Code>
+            </Table.Td>
+            <Table.Td className="vigil-changes__value">{formatValue(change.before)}</Table.Td>
+            <Table.Td className="vigil-changes__value">{formatValue(change.after)}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
 
-  function handleSearch(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const search = searchText.trim();
-    setFilters(search === '' ? {} : { search });
-    setLink(firstSystemLogPage());
-  }
+/** Settings → System logs: the audit log, with its filters, ordering and page in the URL. */
+export default function SystemLogPage() {
+  const { t } = useTranslation();
+  const list = useListState(systemLogList);
+  const { data, error, fetching, fetch } = useList<SystemLogWire, typeof systemLogList.filters>(systemLogList, list);
+  const [search, setSearch] = useState(list.filters.search ?? '');
+  const [expanded, setExpanded] = useState<number | null>(null);
+  const applySearch = useDebouncedCallback(
+    (value: string) => list.setFilters({ search: value.trim() || undefined }),
+    400,
+  );
 
-  const answer = load.shown?.answer ?? null;
-  const { page, pageSize } = pageOf(load.shown?.link ?? link);
-  const firstShown = answer && answer.results.length > 0 ? (page - 1) * pageSize + 1 : 0;
-  const lastShown = answer ? firstShown + Math.max(answer.results.length - 1, 0) : 0;
+  // The URL is the truth: going back in history brings its search text back into the box.
+  useEffect(() => setSearch(list.filters.search ?? ''), [list.filters.search]);
+
+  const count = data?.count ?? 0;
+  const pages = Math.max(1, Math.ceil(count / list.pageSize));
+  const first = data && data.results.length > 0 ? (list.page - 1) * list.pageSize + 1 : 0;
+  const last = data ? first + Math.max(data.results.length - 1, 0) : 0;
+  const filtered = Object.keys(list.filters).length > 0;
 
   return (
-    <section className="panel" aria-labelledby="system-log-title">
-      <div className="panel__header">
-        <div>
-          <h1 className="panel__title" id="system-log-title">
-            System log
-          </h1>
-          <p className="panel__subtitle">Sign-ins, sign-outs and every change made in the console.</p>
-        </div>
-        <form className="search" role="search" onSubmit={handleSearch}>
-          <input
-            className="field__input search__input"
-            type="search"
-            name="search"
-            placeholder="Search user, action, object, IP"
-            aria-label="Search the system log"
-            maxLength={200}
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
-          />
-          <button type="submit" className="button button--secondary">
-            Search
-          </button>
-        </form>
+    <Stack gap="lg" className="vigil-list-page">
+      <div>
+        <Title order={1} className="vigil-page__title">
+          {t('systemLogs.title')}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {t('systemLogs.subtitle')}
+        </Text>
       </div>
 
-      {load.status === 'failed' && (
-        <div className="alert alert--error panel__alert" role="alert">
-          <span>{load.message}</span>
-          <button type="button" className="button button--ghost" onClick={() => setReloads((n) => n + 1)}>
-            Try again
-          </button>
-        </div>
+      <Paper className="vigil-filters" p="md">
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <TextInput
+            className="vigil-filters__search"
+            label={t('systemLogs.search')}
+            placeholder={t('systemLogs.searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            type="search"
+            maxLength={200}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              applySearch(event.currentTarget.value);
+            }}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') list.setFilters({ search: search.trim() || undefined });
+            }}
+          />
+          <TagsInput
+            className="vigil-filters__tags"
+            label={t('systemLogs.action')}
+            placeholder={list.filters.action?.length ? undefined : t('systemLogs.any')}
+            data={knownActions}
+            value={list.filters.action ?? []}
+            onChange={(value) => list.setFilters({ action: value })}
+            maxTags={50}
+            clearable
+            data-testid="filter-action"
+          />
+          <TagsInput
+            className="vigil-filters__tags"
+            label={t('systemLogs.objectType')}
+            placeholder={list.filters.objectType?.length ? undefined : t('systemLogs.any')}
+            data={knownObjectTypes}
+            value={list.filters.objectType ?? []}
+            onChange={(value) => list.setFilters({ objectType: value })}
+            maxTags={50}
+            clearable
+          />
+          <TextInput
+            className="vigil-filters__date"
+            label={t('systemLogs.from')}
+            type="datetime-local"
+            value={isoToZonedInput(list.filters.dateTimeFrom)}
+            onChange={(event) =>
+              list.setFilters({ dateTimeFrom: zonedInputToIso(event.currentTarget.value) ?? undefined })
+            }
+          />
+          <TextInput
+            className="vigil-filters__date"
+            label={t('systemLogs.to')}
+            type="datetime-local"
+            value={isoToZonedInput(list.filters.dateTimeTo)}
+            onChange={(event) =>
+              list.setFilters({ dateTimeTo: zonedInputToIso(event.currentTarget.value) ?? undefined })
+            }
+          />
+          <Button
+            variant="subtle"
+            leftSection={<IconFilterOff size={16} />}
+            disabled={!filtered}
+            onClick={() => {
+              setSearch('');
+              list.resetFilters();
+            }}
+          >
+            {t('systemLogs.resetFilters')}
+          </Button>
+        </Group>
+      </Paper>
+
+      {error && (
+        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+          <Group justify="space-between" gap="sm">
+            <span>{t('systemLogs.loadFailed')}</span>
+            <Button size="xs" variant="light" color="red" onClick={() => void fetch()}>
+              {t('common.tryAgain')}
+            </Button>
+          </Group>
+        </Alert>
       )}
 
-      <div className="table-wrap" aria-busy={load.status === 'loading'}>
-        <table className="table" data-testid="system-log-table">
-          <thead>
-            <tr>
-              <th scope="col">Date time</th>
-              <th scope="col">User</th>
-              <th scope="col">Action</th>
-              <th scope="col">Object</th>
-              <th scope="col">IP</th>
-            </tr>
-          </thead>
-          <tbody>
-            {answer?.results.map((log) => (
-              <tr key={log.id}>
-                <td className="table__nowrap table__mono">
-                  <time dateTime={log.date_time} title={log.date_time}>
-                    {formatDateTime(log.date_time)}
-                  </time>
-                </td>
-                <td>
-                  {log.username ?? <span className="muted">system</span>}
-                  {log.impersonator_id !== null && (
-                    <span className="tag tag--warning" title={`Impersonated by user #${log.impersonator_id}`}>
-                      impersonated
-                    </span>
-                  )}
-                </td>
-                <td>
-                  <span className="tag">{log.action}</span>
-                </td>
-                <td>
-                  <span className="muted">{log.object_type}</span>
-                  {log.object_repr !== null && <span className="table__object"> {log.object_repr}</span>}
-                </td>
-                <td className="table__mono">{log.ip ?? <span className="muted">n/a</span>}</td>
-              </tr>
-            ))}
-            {answer && answer.results.length === 0 && (
-              <tr>
-                <td colSpan={5} className="table__empty">
-                  {filters.search ? 'Nothing in the system log matches this search.' : 'The system log is empty.'}
-                </td>
-              </tr>
-            )}
-            {!answer && load.status === 'loading' && (
-              <tr>
-                <td colSpan={5} className="table__empty">
-                  Loading…
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
-
-      <nav className="pager" aria-label="System log pages">
-        <span className="pager__status" data-testid="system-log-range">
-          {answer ? (answer.count === 0 ? 'No records' : `${firstShown}–${lastShown} of ${answer.count}`) : ''}
-        </span>
-        <div className="pager__buttons">
-          <button
-            type="button"
-            className="button button--secondary"
-            disabled={!answer?.previous || load.status === 'loading'}
-            onClick={() => answer?.previous && setLink(answer.previous)}
+      <Paper className="vigil-table-wrap" aria-busy={fetching}>
+        <Table.ScrollContainer minWidth={820}>
+          <Table
+            className="vigil-table"
+            data-testid="system-log-table"
+            data-loading={fetching}
+            highlightOnHover
+            verticalSpacing="sm"
+            horizontalSpacing="md"
+            stickyHeader
           >
-            Previous
-          </button>
-          <button
-            type="button"
-            className="button button--secondary"
-            disabled={!answer?.next || load.status === 'loading'}
-            onClick={() => answer?.next && setLink(answer.next)}
-          >
-            Next
-          </button>
-        </div>
-      </nav>
-    </section>
+            <Table.Thead>
+              <Table.Tr>
+                <SortHeader
+                  field="date_time"
+                  label={t('systemLogs.dateTime')}
+                  ordering={list.ordering}
+                  onSort={list.toggleOrdering}
+                />
+                <SortHeader
+                  field="username"
+                  label={t('systemLogs.user')}
+                  ordering={list.ordering}
+                  onSort={list.toggleOrdering}
+                />
+                <SortHeader
+                  field="action"
+                  label={t('systemLogs.action')}
+                  ordering={list.ordering}
+                  onSort={list.toggleOrdering}
+                />
+                <SortHeader
+                  field="object_type"
+                  label={t('systemLogs.object')}
+                  ordering={list.ordering}
+                  onSort={list.toggleOrdering}
+                />
+                <Table.Th>{t('systemLogs.ip')}</Table.Th>
+                <Table.Th className="vigil-table__expander" aria-label={t('systemLogs.changes')} />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data?.results.map((log) => {
+                const open = expanded === log.id;
+                const changed = Object.keys(log.changes).length;
+                return (
+                  <Fragment key={log.id}>
+                    <Table.Tr
+                      className="vigil-table__row"
+                      data-open={open}
+                      onClick={() => setExpanded(open ? null : log.id)}
+                    >
+                      <Table.Td className="vigil-table__nowrap vigil-table__mono">
+                        <time dateTime={log.dateTime} title={log.dateTime}>
+                          {formatDate(log.dateTime, 'isoDateTimeSeconds')}
+                        </time>
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={6} wrap="nowrap">
+                          {log.username ?? (
+                            <Text span c="dimmed" size="sm">
+                              {t('systemLogs.system')}
+                            </Text>
+                          )}
+                          {log.impersonatorId !== null && (
+                            <Badge size="xs" color="orange" variant="light">
+                              {t('systemLogs.impersonated')}
+                            </Badge>
+                          )}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color="gray" radius="sm" className="vigil-table__badge" tt="none">
+                          {log.action}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text span c="dimmed" size="sm">
+                          {log.objectType}
+                        </Text>
+                        {log.objectRepr !== null && <span className="vigil-table__object"> {log.objectRepr}</span>}
+                      </Table.Td>
+                      <Table.Td className="vigil-table__mono">
+                        {log.ip ?? (
+                          <Text span c="dimmed" size="sm">
+                            n/a
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td className="vigil-table__expander">
+                        <UnstyledButton
+                          className="vigil-table__expand"
+                          aria-expanded={open}
+                          aria-label={t('systemLogs.showChanges')}
+                          onClick={(event) => {
+                            event.stopPropagation();
+                            setExpanded(open ? null : log.id);
+                          }}
+                        >
+                          {changed > 0 && (
+                            <Text span size="xs" c="dimmed">
+                              {changed}
+                            </Text>
+                          )}
+                          <IconChevronRight size={16} className="vigil-table__chevron" />
+                        </UnstyledButton>
+                      </Table.Td>
+                    </Table.Tr>
+                    {open && (
+                      <Table.Tr className="vigil-table__details">
+                        <Table.Td colSpan={COLUMNS}>
+                          <Changes log={log} />
+                        </Table.Td>
+                      </Table.Tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+              {data && data.results.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={COLUMNS} className="vigil-table__empty">
+                    {filtered ? t('systemLogs.nothingMatches') : t('systemLogs.empty')}
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              {!data && !error && (
+                <Table.Tr>
+                  <Table.Td colSpan={COLUMNS} className="vigil-table__empty">
+                    {t('common.loading')}
+                  </Table.Td>
+                </Table.Tr>
+              )}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <Group justify="space-between" className="vigil-table__footer" gap="sm">
+          <Group gap="sm">
+            <Text size="sm" c="dimmed" data-testid="system-log-range">
+              {data ? (count === 0 ? t('list.noRecords') : t('list.range', { first, last, total: count })) : ''}
+            </Text>
+            <Select
+              size="xs"
+              w={120}
+              aria-label={t('list.pageSize')}
+              data={systemLogList.pageSizes.map((size) => ({
+                value: String(size),
+                label: t('list.perPage', { size }),
+              }))}
+              value={String(list.pageSize)}
+              onChange={(value) => value && list.setPageSize(Number(value))}
+              allowDeselect={false}
+            />
+          </Group>
+          <Pagination
+            size="sm"
+            total={pages}
+            value={Math.min(list.page, pages)}
+            onChange={list.setPage}
+            getControlProps={(control) => ({
+              'aria-label': control === 'previous' ? t('list.previous') : control === 'next' ? t('list.next') : control,
+            })}
+            data-testid="system-log-pagination"
+          />
+        </Group>
+      </Paper>
+    </Stack>
   );
 }

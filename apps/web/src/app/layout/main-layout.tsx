@@ -1,0 +1,62 @@
+import { AppShell, Loader } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { MaintenanceBanner } from '../../components/maintenance-banner';
+import { savePath } from '../../lib/session';
+import { Header } from './header';
+import { ImpersonationBanner } from './impersonation-banner';
+import { Sidebar } from './sidebar';
+
+/** The signed-in console: header, sidebar and the page. */
+export function MainLayout() {
+  const [navOpened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  useEffect(() => {
+    // Where the user is, to come back to after signing in again (spec §2).
+    savePath(`${location.pathname}${location.search}${location.hash}`);
+    close();
+  }, [location, close]);
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
+      padding={0}
+      className="vigil-shell"
+    >
+      <AppShell.Header className="vigil-shell__header">
+        <Header navOpened={navOpened} onToggleNav={toggle} />
+      </AppShell.Header>
+      <AppShell.Navbar className="vigil-shell__navbar">
+        <Sidebar />
+      </AppShell.Navbar>
+      <AppShell.Main className="vigil-shell__main">
+        <MaintenanceBanner />
+        <ImpersonationBanner />
+        <div className="vigil-page">
+          <Suspense
+            fallback={
+              <div className="vigil-page__loading">
+                <Loader size="sm" />
+              </div>
+            }
+          >
+            <Outlet />
+          </Suspense>
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+/** Report and print pages opened by a headless browser: the page alone (spec §2). */
+export function HeadlessLayout() {
+  return (
+    <main className="vigil-headless">
+      <Suspense fallback={null}>
+        <Outlet />
+      </Suspense>
+    </main>
+  );
+}

@@ -1,0 +1,43 @@
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorBoundary } from '../components/error-boundary';
+import { NotificationViewport } from '../lib/notifications';
+import { ProgressBar } from '../lib/progress';
+import { isMainAppAllowed, useCurrentUser } from '../lib/session';
+import { VigilThemeProvider } from '../lib/theme';
+
+/** The two applications are separate chunks: loading one never downloads the other (spec §2). */
+const MainApp = lazy(() => import('./main-app'));
+const ReducedApp = lazy(() => import('./reduced-app'));
+
+function Splash() {
+  return (
+    <div className="vigil-splash" aria-busy="true">
+      <span className="vigil-spinner" />
+    </div>
+  );
+}
+
+/** Chooses the application for the user's state (spec §2) and hosts what both share. */
+export function Root() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const main = isMainAppAllowed(user, window.location.pathname);
+  return (
+    <VigilThemeProvider>
+      <ProgressBar label={t('common.loading')} />
+      <ErrorBoundary
+        texts={{
+          chunkTitle: t('errors.chunkTitle'),
+          chunkMessage: t('errors.chunkMessage'),
+          errorTitle: t('errors.renderTitle'),
+          errorMessage: t('errors.renderMessage'),
+          reload: t('errors.reload'),
+        }}
+      >
+        <Suspense fallback={<Splash />}>{main ? <MainApp /> : <ReducedApp />}</Suspense>
+      </ErrorBoundary>
+      <NotificationViewport closeLabel={t('common.close')} />
+    </VigilThemeProvider>
+  );
+}

@@ -1,0 +1,186 @@
+import {
+  IconAlertTriangle,
+  IconBook,
+  IconBuildingSkyscraper,
+  IconBulb,
+  IconChartDots3,
+  IconDatabase,
+  IconFileSearch,
+  IconHeadset,
+  IconLayoutDashboard,
+  IconSearch,
+  IconSettings,
+  IconShieldExclamation,
+  IconUser,
+  IconWand,
+  type Icon,
+} from '@tabler/icons-react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { PermissionCheck } from '../lib/permissions';
+import type { en } from '../lib/i18n/locales/en';
+
+export type NavKey = keyof (typeof en)['nav'];
+
+/** One page of the console. */
+export interface PageRoute {
+  /** Unique, stable; also the `nav.*` translation key of its title. */
+  id: NavKey;
+  /** Router path (may have parameters, `:id`). */
+  path: string;
+  /** What the user must be allowed to open it; the menu hides it and a direct link shows "no access". */
+  permission?: PermissionCheck;
+  /** The page component, loaded on demand. Routes without one are known but not built yet: hidden, 404. */
+  page?: LazyExoticComponent<ComponentType>;
+  /** `headless`: rendered without sidebar and header, under /headless-chrome (reports, PDFs). */
+  layout?: 'main' | 'headless';
+  /** Listed in the sidebar (details pages with parameters are not). Default true for main pages without parameters. */
+  menu?: boolean;
+}
+
+export interface NavSection {
+  id: NavKey;
+  icon: Icon;
+  routes: readonly PageRoute[];
+}
+
+const view = (subject: PermissionCheck['subject']): PermissionCheck => ({ action: 'view', subject });
+
+/** The pages that exist. Add a page: write it under features/<name>/, then set `page` on its route below. */
+const SystemLogPage = lazy(() => import('../features/system-logs/components/system-log-page'));
+
+/**
+ * The route map: every section and page of spec §2, in menu order. It drives the router, the
+ * sidebar and the permission checks.
+ */
+export const routeMap: readonly NavSection[] = [
+  {
+    id: 'dashboard',
+    icon: IconLayoutDashboard,
+    routes: [{ id: 'dashboard', path: '/dashboard', permission: view('widgets') }],
+  },
+  { id: 'graph', icon: IconChartDots3, routes: [{ id: 'graph', path: '/graph', permission: view('incidents') }] },
+  { id: 'alerts', icon: IconAlertTriangle, routes: [{ id: 'alerts', path: '/alerts', permission: view('alerts') }] },
+  {
+    id: 'incidents',
+    icon: IconShieldExclamation,
+    routes: [{ id: 'incidents', path: '/incidents', permission: view('incidents') }],
+  },
+  {
+    id: 'investigation',
+    icon: IconFileSearch,
+    routes: [
+      { id: 'emails', path: '/investigation/emails', permission: view('mailing') },
+      { id: 'endpointEvents', path: '/investigation/endpoint-events', permission: view('eclipse_events') },
+      { id: 'files', path: '/investigation/files', permission: view('attaches') },
+      { id: 'network', path: '/investigation/network', permission: view('network') },
+    ],
+  },
+  {
+    id: 'myCompany',
+    icon: IconBuildingSkyscraper,
+    routes: [
+      { id: 'assets', path: '/my-company/assets', permission: view('assets') },
+      { id: 'assetIpHosts', path: '/my-company/asset-ip-hosts', permission: view('assets/ip_hosts') },
+      { id: 'employees', path: '/my-company/employees', permission: view('employees') },
+      { id: 'software', path: '/my-company/software', permission: view('software') },
+    ],
+  },
+  {
+    id: 'warehouse',
+    icon: IconDatabase,
+    routes: [
+      { id: 'warehouse', path: '/warehouse', permission: view('warehouse') },
+      { id: 'warehouseHashes', path: '/warehouse/hashes', permission: view('warehouse/hashes') },
+    ],
+  },
+  {
+    id: 'searches',
+    icon: IconSearch,
+    routes: [
+      { id: 'savedSearches', path: '/searches', permission: view('search') },
+      { id: 'searchReports', path: '/searches/reports', permission: view('search/reports') },
+      { id: 'complexReports', path: '/complex-reports', permission: view('complex-reports') },
+      {
+        id: 'complexReportPdf',
+        path: '/headless-chrome/complex-reports/:id',
+        permission: view('complex-reports'),
+        layout: 'headless',
+      },
+      { id: 'polygonReport', path: '/polygon-reports/:id', permission: view('search/reports'), menu: false },
+      {
+        id: 'polygonReportPdf',
+        path: '/headless-chrome/polygon-reports/:id',
+        permission: view('search/reports'),
+        layout: 'headless',
+      },
+    ],
+  },
+  {
+    id: 'intelligence',
+    icon: IconBulb,
+    routes: [
+      { id: 'tiReports', path: '/intelligence/reports', permission: view('ti/reports') },
+      { id: 'threatArticle', path: '/intelligence/reports/:id', permission: view('ti/reports') },
+      { id: 'hub', path: '/intelligence/hub', permission: view('hub') },
+    ],
+  },
+  {
+    id: 'documentation',
+    icon: IconBook,
+    routes: [
+      { id: 'documentation', path: '/documentation' },
+      { id: 'documentationPdf', path: '/headless-chrome/documentation', layout: 'headless' },
+    ],
+  },
+  { id: 'serviceDesk', icon: IconHeadset, routes: [{ id: 'serviceDesk', path: '/service-desk' }] },
+  {
+    id: 'settings',
+    icon: IconSettings,
+    routes: [
+      { id: 'units', path: '/settings/units', permission: view('companies') },
+      { id: 'users', path: '/settings/users', permission: view('users') },
+      { id: 'userDetails', path: '/settings/users/:id', permission: view('users') },
+      { id: 'companies', path: '/settings/companies', permission: view('companies') },
+      { id: 'licences', path: '/settings/licences', permission: view('pki') },
+      { id: 'appliances', path: '/settings/appliances', permission: view('appliances') },
+      { id: 'applianceRequests', path: '/settings/appliance-requests', permission: view('appliances/requests') },
+      { id: 'committedActions', path: '/settings/committed-actions', permission: view('matchers') },
+      { id: 'policyIndicators', path: '/settings/policy-indicators', permission: view('indicators') },
+      { id: 'suricataSignatures', path: '/settings/suricata-signatures', permission: view('rules/suricata') },
+      { id: 'yaraSignatures', path: '/settings/yara-signatures', permission: view('rules/yara') },
+      { id: 'systemLogs', path: '/settings/system-logs', permission: view('system_logs'), page: SystemLogPage },
+    ],
+  },
+  {
+    id: 'wizards',
+    icon: IconWand,
+    routes: [
+      { id: 'sensorWizard', path: '/wizards/sensor', permission: view('wizards') },
+      { id: 'huntpointWizard', path: '/wizards/huntpoint', permission: view('wizards') },
+      { id: 'huntpointLinuxWizard', path: '/wizards/huntpoint-linux', permission: view('wizards') },
+      { id: 'huntpointMacosWizard', path: '/wizards/huntpoint-macos', permission: view('wizards') },
+      { id: 'polygonWizard', path: '/wizards/polygon', permission: view('wizards') },
+      { id: 'atmosphereWizard', path: '/wizards/atmosphere', permission: view('wizards') },
+      { id: 'neptunWizard', path: '/wizards/neptun', permission: view('wizards') },
+    ],
+  },
+];
+
+/** The user's own pages, reached from the user menu rather than the sidebar. */
+export const userRoutes: readonly PageRoute[] = [
+  { id: 'profile', path: '/profile' },
+  { id: 'sessions', path: '/profile/sessions' },
+];
+
+export const profileIcon = IconUser;
+
+export const allRoutes: readonly PageRoute[] = [...routeMap.flatMap((section) => section.routes), ...userRoutes];
+
+/** Whether a route belongs in the sidebar: it has a page, no parameters, and is not a headless page. */
+export function isMenuRoute(route: PageRoute): boolean {
+  return (route.menu ?? true) && route.page !== undefined && route.layout !== 'headless' && !route.path.includes(':');
+}
+
+export function findRoute(id: NavKey): PageRoute | undefined {
+  return allRoutes.find((route) => route.id === id);
+}

@@ -1,0 +1,282 @@
+import type { ErrorBody, Message, ValidationErrorBody } from '@vigil/contract';
+import { camelizeKeys, snakeizeKeys, type Camelize } from './case';
+import { ApiError, type ApiErrorCode, type ServerMessage } from './errors';
+import { emitHttpEvent } from './events';
+import { toQueryString, type QueryParams } from './query-string';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  /** Query parameters, camelCase; arrays become repeated keys. */
+  params?: QueryParams;
+  /** JSON body, camelCase; sent as snake_case. */
+  data?: unknown;
+  /** Cancels the call; a cancelled call rejects with `ERR_CANCELED` and is never shown. */
+  signal?: AbortSignal;
+  /** No default timeout (spec §7); a call given one is aborted after it with `ECONNABORTED`. */
+  timeout?: number;
+  /**
+   * Whether failures raise notifications (spec §8). Off for calls whose screen shows the problem
+   * itself, such as sign-in. Messages of a successful answer are shown either way.
+   */
+  notifyErrors?: boolean;
+  /** Whether a 401 sends the browser to the sign-in page (off for the start-up's who-am-I call). */
+  redirectOnUnauthorized?: boolean;
+}
+
+/** A notification the client asks for; the notification system decides how it looks. */
+export interface ClientNotification {
+  type: Message['type'];
+  title: string;
+  message: string;
+  useHtml?: boolean;
+  /** Set for messages the server sent, shown offset and with a close button (spec §9). */
+  fromServer: boolean;
+}
+
+/** What the client needs from the rest of the console; set once at start-up (spec §2 "set up request handling"). */
+export interface HttpHandlers {
+  /** The interface language, sent as Accept-Language on changing calls. */
+  locale: () => string;
+  notify: (notification: ClientNotification) => void;
+  /** Texts of the generic error notification. */
+  texts: () => { errorTitle: string; errorMessage: (status: number) => string; networkError: string };
+  /** 401: leave for the sign-in page, unless already on an auth page. */
+  onUnauthorized: () => void;
+  /** Called as each call starts and ends, for the progress bar. */
+  onRequestStart: (url: string) => void;
+  onRequestEnd: (url: string) => void;
+}
+
+const CSRF_COOKIE = 'csrf_token';
+const XSRF_COOKIE = 'XSRF-TOKEN';
+/** Error notifications: at most one per this many milliseconds, the first one wins (spec §8, §9). */
+export const ERROR_NOTIFICATION_THROTTLE_MS = 2000;
+
+const unsafeMethods = new Set<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+let handlers: HttpHandlers = {
+  locale: () => 'en',
+  notify: () => undefined,
+  texts: () => ({
+    errorTitle: 'Something wrong happened',
+    errorMessage: (status) => `Backend answered with ${status}`,
+    networkError: 'The server could not be reached.',
+  }),
+  onUnauthorized: () => undefined,
+  onRequestStart: () => undefined,
+  onRequestEnd: () => undefined,
+};
+let lastErrorNotificationAt = Number.NEGATIVE_INFINITY;
+
+/** Installs the console's handlers; partial, so tests can set what they need. */
+export function configureHttp(next: Partial<HttpHandlers>): void {
+  handlers = { ...handlers, ...next };
+  lastErrorNotificationAt = Number.NEGATIVE_INFINITY;
+}
+
+export function readCookie(name: string): string | null {
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+/** The server hands out the anti-forgery cookie on `GET /api/auth/`; fetch it once if it is missing. */
+let csrfPromise: Promise<unknown> | null = null;
+async function ensureCsrfCookie(): Promise<void> {
+  if (readCookie(CSRF_COOKIE) !== null) return;
+  csrfPromise ??= fetch('/api/auth/', {
+    credentials: 'same-origin',
+    headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
+  })
+    .catch(() => null)
+    .finally(() => {
+      csrfPromise = null;
+    });
+  await csrfPromise;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function messagesOf(body: unknown): ServerMessage[] {
+  if (!isObject(body) || !Array.isArray(body.messages)) return [];
+  return (body.messages as unknown[]).filter(isObject).map((raw) => {
+    const message = camelizeKeys(raw) as Partial<ServerMessage>;
+    const type = message.type;
+    return {
+      title: typeof message.title === 'string' ? message.title : '',
+      message: typeof message.message === 'string' ? message.message : '',
+      type: type === 'success' || type === 'info' || type === 'warning' || type === 'error' ? type : 'info',
+      ...(message.useHtml === true ? { useHtml: true } : {}),
+    };
+  });
+}
+
+function showServerMessages(messages: readonly ServerMessage[]): void {
+  for (const message of messages) {
+    handlers.notify({
+      type: message.type,
+      title: message.title,
+      message: message.message,
+      ...(message.useHtml ? { useHtml: true } : {}),
+      fromServer: true,
+    });
+  }
+}
+
+/** Error notifications go through here: one per throttle window, leading edge. */
+function notifyError(show: () => void): void {
+  const now = Date.now();
+  if (now - lastErrorNotificationAt < ERROR_NOTIFICATION_THROTTLE_MS) return;
+  lastErrorNotificationAt = now;
+  show();
+}
+
+/** Spec §8, the error catalogue, applied to an answer outside 200–299. */
+function failure(status: number, body: unknown, options: RequestOptions): ApiError {
+  const messages = messagesOf(body);
+  const validation = isObject(body) && isObject(body.errors) ? (body as ValidationErrorBody) : null;
+  const detail = isObject(body) && typeof body.detail === 'string' ? (body as ErrorBody).detail : null;
+  const fieldErrors = validation ? camelizeKeys(validation.errors) : {};
+  const code: ApiErrorCode = status >= 500 ? 'ERR_BAD_RESPONSE' : 'ERR_BAD_REQUEST';
+  const firstFieldError = Object.values(fieldErrors).flat()[0];
+  const error = new ApiError(code, detail ?? firstFieldError ?? `Request failed with status code ${status}`, {
+    status,
+    fieldErrors,
+    messages,
+    detail,
+  });
+
+  if (status === 401) {
+    if (options.redirectOnUnauthorized !== false) handlers.onUnauthorized();
+    return error;
+  }
+  if (status === 423) {
+    emitHttpEvent('system-update');
+    return error;
+  }
+  if (status >= 500 || options.notifyErrors === false) return error;
+  notifyError(() => {
+    if (messages.length > 0) {
+      showServerMessages(messages);
+      return;
+    }
+    const texts = handlers.texts();
+    handlers.notify({ type: 'error', title: texts.errorTitle, message: texts.errorMessage(status), fromServer: false });
+  });
+  return error;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * One call to the Vigil API (spec §7): the XMLHttpRequest marker on every call; X-CSRFToken (from
+ * the `csrf_token` cookie), X-XSRF-TOKEN (when that cookie exists) and Accept-Language on changing
+ * calls; JSON both ways, converted camelCase⇄snake_case; statuses 200–299 succeed and the
+ * `messages` of an answer become notifications. Failures follow the catalogue of spec §8.
+ *
+ * `Wire` is the answer's type as the contract defines it (snake_case); the promise resolves with
+ * its camelCase form.
+ */
+export async function request<Wire = unknown>(
+  method: HttpMethod,
+  url: string,
+  options: RequestOptions = {},
+): Promise<Camelize<Wire>> {
+  if (!url.startsWith('/')) {
+    throw new ApiError('ERR_UNSUPPORTED_PROTOCOL', `Only paths of this site can be called, not ${url}`);
+  }
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+  if (unsafeMethods.has(method)) {
+    await ensureCsrfCookie();
+    headers['X-CSRFToken'] = readCookie(CSRF_COOKIE) ?? '';
+    const xsrf = readCookie(XSRF_COOKIE);
+    if (xsrf !== null) headers['X-XSRF-TOKEN'] = xsrf;
+    headers['Accept-Language'] = handlers.locale();
+  }
+  let body: string | undefined;
+  if (options.data !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(snakeizeKeys(options.data));
+  }
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const abort = () => controller.abort();
+  if (options.signal?.aborted) controller.abort();
+  options.signal?.addEventListener('abort', abort, { once: true });
+  const timer =
+    options.timeout === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, options.timeout);
+
+  const fullUrl = `${url}${toQueryString(options.params)}`;
+  handlers.onRequestStart(fullUrl);
+  try {
+    let response: Response;
+    try {
+      response = await fetch(fullUrl, {
+        method,
+        headers,
+        body,
+        credentials: 'same-origin',
+        signal: controller.signal,
+      });
+    } catch (cause) {
+      if (timedOut) throw new ApiError('ECONNABORTED', `The call timed out after ${options.timeout} ms`, { cause });
+      if (controller.signal.aborted) throw new ApiError('ERR_CANCELED', 'The call was cancelled', { cause });
+      if (options.notifyErrors !== false) {
+        notifyError(() =>
+          handlers.notify({
+            type: 'error',
+            title: handlers.texts().errorTitle,
+            message: handlers.texts().networkError,
+            fromServer: false,
+          }),
+        );
+      }
+      throw new ApiError('ERR_NETWORK', 'Network Error', { cause });
+    }
+
+    let parsed: unknown;
+    try {
+      parsed = await readBody(response);
+    } catch (cause) {
+      if (controller.signal.aborted) throw new ApiError('ERR_CANCELED', 'The call was cancelled', { cause });
+      throw new ApiError('ERR_NETWORK', 'The answer could not be read', { cause, status: response.status });
+    }
+
+    if (response.status < 200 || response.status > 299) throw failure(response.status, parsed, options);
+    emitHttpEvent('system-available');
+    showServerMessages(messagesOf(parsed));
+    return camelizeKeys(parsed as Wire);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    options.signal?.removeEventListener('abort', abort);
+    handlers.onRequestEnd(fullUrl);
+  }
+}
+
+/** Shorthands; `Wire` is the contract's (snake_case) type of the answer. */
+export const http = {
+  get: <Wire = unknown>(url: string, options?: RequestOptions) => request<Wire>('GET', url, options),
+  post: <Wire = unknown>(url: string, options?: RequestOptions) => request<Wire>('POST', url, options),
+  put: <Wire = unknown>(url: string, options?: RequestOptions) => request<Wire>('PUT', url, options),
+  patch: <Wire = unknown>(url: string, options?: RequestOptions) => request<Wire>('PATCH', url, options),
+  delete: <Wire = unknown>(url: string, options?: RequestOptions) => request<Wire>('DELETE', url, options),
+};

@@ -1,0 +1,18 @@
+import './types';
+
+export {
+  browserLanguage,
+  changeLanguage,
+  currentLanguage,
+  DEFAULT_LANGUAGE,
+  i18next,
+  initI18n,
+  initialLanguage,
+  isLanguage,
+  LANGUAGE_STORAGE_KEY,
+  languages,
+  loadTranslation,
+  storedLanguage,
+} from './i18n';
+export type { Language } from './i18n';
+export type { Translation } from './types';

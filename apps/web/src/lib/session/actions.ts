@@ -1,0 +1,34 @@
+import type { CurrentUser as CurrentUserWire } from '@vigil/contract';
+import { http } from '../http';
+import { changeLanguage, type Language } from '../i18n';
+import { applyTheme, getTheme } from '../theme';
+import { getCurrentUser, setCurrentUser } from './session-store';
+
+/**
+ * Switches the theme now and keeps it with the user (`PUT /api/users/me/`). An unknown theme is
+ * refused with a warning and changes nothing.
+ */
+export async function changeTheme(value: unknown): Promise<boolean> {
+  const previous = getTheme();
+  if (!applyTheme(value)) return false;
+  if (getCurrentUser() && value !== previous) {
+    const user = await http.put<CurrentUserWire>('/api/users/me/', { data: { theme: value } });
+    setCurrentUser(user);
+  }
+  return true;
+}
+
+/** Switches the interface language, keeps it in this browser and, when signed in, as the user's locale. */
+export async function changeLocale(language: Language): Promise<void> {
+  await changeLanguage(language);
+  const user = getCurrentUser();
+  if (user && user.locale !== language) {
+    setCurrentUser(await http.put<CurrentUserWire>('/api/users/me/', { data: { locale: language } }));
+  }
+}
+
+/** Ends the session on the server, then leaves for the address it returns (spec §4). */
+export async function signOut(): Promise<void> {
+  const { logoutUrl } = await http.delete<{ logout_url: string }>('/api/auth/');
+  window.location.assign(logoutUrl || '/login');
+}

@@ -1,0 +1,3 @@
+export * from './paths';
+export * from './session-store';
+export * from './actions';

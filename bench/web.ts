@@ -1,0 +1,155 @@
+/**
+ * Web console figures: the gzipped size of the initial JavaScript of the main and the reduced
+ * application, computed from the Vite manifest of apps/web/dist (run `npm run build` first; this
+ * script builds nothing), and the time from navigation to an interactive system-log list in
+ * headless Chromium against a real server started by the e2e harness.
+ *
+ *   npx tsx bench/web.ts            # sizes and timing
+ *   BENCH_WEB_RUNS=10 npx tsx bench/web.ts
+ *   BENCH_WEB_SIZES_ONLY=1 npx tsx bench/web.ts
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, repoRoot, startServer } from '../e2e/harness';
+
+const dist = path.join(repoRoot, 'apps/web/dist');
+const manifestPath = path.join(dist, '.vite/manifest.json');
+
+/** Budgets of issue 4 (gzipped KB). */
+const MAIN_BUDGET_KB = 250;
+const REDUCED_BUDGET_KB = 120;
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/** The chunk and everything it imports statically (what the browser must download before it runs). */
+function staticClosure(manifest: Manifest, keys: string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`The manifest has no chunk ${key}`);
+    seen.add(key);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return seen;
+}
+
+function gzippedBytes(manifest: Manifest, keys: Set<string>): { bytes: number; files: string[] } {
+  let bytes = 0;
+  const files: string[] = [];
+  for (const key of keys) {
+    const file = manifest[key]!.file;
+    if (!file.endsWith('.js')) continue;
+    files.push(file);
+    bytes += gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
+  }
+  return { bytes, files: files.sort() };
+}
+
+function findKey(manifest: Manifest, suffix: string): string {
+  const key = Object.keys(manifest).find((name) => name.endsWith(suffix));
+  if (!key) throw new Error(`No chunk for ${suffix} in the manifest; was apps/web built with build.manifest?`);
+  return key;
+}
+
+export function measureSizes(): { mainKb: number; reducedKb: number; lines: string[] } {
+  if (!existsSync(manifestPath)) throw new Error(`${manifestPath} is missing: run \`npm run build\` first.`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  if (!entry) throw new Error('The manifest has no entry chunk.');
+  const mainKey = findKey(manifest, 'src/app/main-app.tsx');
+  const reducedKey = findKey(manifest, 'src/app/reduced-app.tsx');
+  // The interface language is a chunk of its own, loaded before the first render: count the larger one.
+  const locales = Object.keys(manifest).filter((key) => /\/locales\/[a-z]{2}\.ts$/.test(key));
+  const largestLocale = locales.sort(
+    (a, b) =>
+      gzipSync(readFileSync(path.join(dist, manifest[b]!.file))).length -
+      gzipSync(readFileSync(path.join(dist, manifest[a]!.file))).length,
+  )[0];
+  const withLocale = (keys: string[]) => (largestLocale ? [...keys, largestLocale] : keys);
+  const main = staticClosure(manifest, withLocale([entry, mainKey]));
+  const reduced = staticClosure(manifest, withLocale([entry, reducedKey]));
+  const mainSize = gzippedBytes(manifest, main);
+  const reducedSize = gzippedBytes(manifest, reduced);
+  const kb = (bytes: number) => bytes / 1024;
+  const lines = [
+    `main app initial JS    ${kb(mainSize.bytes).toFixed(1).padStart(7)} KB gzipped (budget ${MAIN_BUDGET_KB} KB) ${kb(mainSize.bytes) <= MAIN_BUDGET_KB ? 'OK' : 'OVER'}`,
+    `  ${mainSize.files.join(' ')}`,
+    `reduced app initial JS ${kb(reducedSize.bytes).toFixed(1).padStart(7)} KB gzipped (budget ${REDUCED_BUDGET_KB} KB) ${kb(reducedSize.bytes) <= REDUCED_BUDGET_KB ? 'OK' : 'OVER'}`,
+    `  ${reducedSize.files.join(' ')}`,
+    `reduced app downloads the main app's own chunk: ${reduced.has(mainKey) ? 'YES (wrong)' : 'no'}`,
+  ];
+  return { mainKb: kb(mainSize.bytes), reducedKb: kb(reducedSize.bytes), lines };
+}
+
+async function measureSystemLog(runs: number): Promise<number[]> {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  const times: number[] = [];
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    // Sign in through the API, as the console would.
+    await page.goto(`${server.url}/login`);
+    await page.evaluate(
+      async ({ username, password }) => {
+        await fetch('/api/auth/');
+        const csrf = /(?:^|; )csrf_token=([^;]*)/.exec(document.cookie)?.[1] ?? '';
+        const response = await fetch('/api/auth/', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrf, 'X-Requested-With': 'XMLHttpRequest' },
+          body: JSON.stringify({ username, password }),
+        });
+        if (!response.ok) throw new Error(`sign-in answered ${response.status}`);
+      },
+      { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+    );
+    for (let run = 0; run <= runs; run++) {
+      const started = performance.now();
+      await page.goto(`${server.url}/settings/system-logs`);
+      await page.waitForSelector('[data-testid="system-log-table"][data-loading="false"] tbody tr td');
+      const elapsed = performance.now() - started;
+      if (run > 0) times.push(elapsed); // run 0 warms the server and the browser cache
+      process.stderr.write(`  run ${run}: ${elapsed.toFixed(0)} ms${run === 0 ? ' (warm-up)' : ''}\n`);
+    }
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  return times;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function main(): Promise<void> {
+  const sizes = measureSizes();
+  console.log('Web console bundle (apps/web/dist, Vite manifest, static imports of each entry)');
+  for (const line of sizes.lines) console.log(line);
+  if (process.env.BENCH_WEB_SIZES_ONLY === '1') return;
+  const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 5));
+  process.stderr.write(`Navigation to an interactive system-log list, ${runs} runs after a warm-up…\n`);
+  const times = (await measureSystemLog(runs)).sort((a, b) => a - b);
+  const mean = times.reduce((sum, value) => sum + value, 0) / times.length;
+  console.log(
+    `navigation → interactive system-log list: p50 ${percentile(times, 50).toFixed(0)} ms, ` +
+      `max ${times[times.length - 1]!.toFixed(0)} ms, mean ${mean.toFixed(0)} ms over ${times.length} runs (headless Chromium, signed in, cached assets)`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
