@@ -56,6 +56,11 @@ export interface StartServerOptions {
   env?: Record<string, string>;
   /** Pass this process's DATABASE_URL on to the server; by default the server uses a fresh PGlite. */
   passDatabaseUrl?: boolean;
+  /**
+   * Start without VIGIL_ADMIN_PASSWORD, as a real first start does: the server creates `admin` with a
+   * random password, prints it once and marks it expired. It is read from the output (`adminPassword`).
+   */
+  generatedAdminPassword?: boolean;
 }
 
 export interface RunningServer {
@@ -63,6 +68,8 @@ export interface RunningServer {
   url: string;
   /** Everything the server printed so far (stdout and stderr), for failure messages. */
   output: () => string;
+  /** The administrator's password: the fixed test one, or the one the server generated and printed. */
+  adminPassword: string;
   /** SIGTERM, wait for the process to exit, then delete its data directory. */
   stop: () => Promise<void>;
 }
@@ -89,6 +96,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     VIGIL_ADMIN_USERNAME: ADMIN_USERNAME,
     VIGIL_ADMIN_PASSWORD: ADMIN_PASSWORD,
   });
+  if (options.generatedAdminPassword) delete env.VIGIL_ADMIN_PASSWORD;
   if (options.passDatabaseUrl && process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   Object.assign(env, options.env);
 
@@ -148,7 +156,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         reject(new Error(`the server exited with code ${code} before it was ready`));
       });
     });
-    return { url, output: () => output, stop };
+    let adminPassword = ADMIN_PASSWORD;
+    if (options.generatedAdminPassword) {
+      const printed = /^\s*password: (\S+)\s*$/m.exec(output)?.[1];
+      if (!printed) throw new Error('the server did not print a generated administrator password');
+      adminPassword = printed;
+    }
+    return { url, output: () => output, adminPassword, stop };
   } catch (error) {
     await stop();
     const reason = error instanceof Error ? error.message : String(error);
