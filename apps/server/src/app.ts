@@ -15,8 +15,12 @@ import { registerHealth } from './modules/health/health.routes';
 import { registerJobs } from './modules/jobs/jobs.module';
 import { registerMail } from './modules/mail/mail.routes';
 import type { Mailer } from './modules/mail/mail.transport';
+import { registerRoles } from './modules/roles/roles.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
+import { registerUnits } from './modules/units/units.routes';
+import { registerMe } from './modules/users/me.routes';
+import { registerUsers } from './modules/users/users.routes';
 import { registerWeb } from './modules/web/web.routes';
 
 declare module 'fastify' {
@@ -51,6 +55,10 @@ const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
   registerJobs,
   registerMail,
   registerSso,
+  registerMe,
+  registerUsers,
+  registerRoles,
+  registerUnits,
   registerSessions,
 ];
 

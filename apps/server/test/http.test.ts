@@ -45,6 +45,17 @@ describe('serving the web app', () => {
     }
   });
 
+  it('opens the activation screen of the app when a browser follows the link in the mail', async () => {
+    const page = await t.client().request<string>('GET', '/api/activate/some-token/', {
+      headers: { accept: 'text/html,application/xhtml+xml', 'x-requested-with': '' },
+    });
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.body).toContain('Vigil Managed XDR');
+    const api = await t.client().get<{ detail: string }>('/api/activate/some-token/');
+    expect(api.status).toBe(404);
+    expect(api.headers.get('content-type')).toMatch(/application\/json/);
+  });
+
   it('serves built assets with long caching and the shell without', async () => {
     const asset = await t.client().get('/assets/app-1234.js');
     expect(asset.status).toBe(200);

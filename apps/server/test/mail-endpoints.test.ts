@@ -312,7 +312,7 @@ describe('POST /api/users/custom_mail_data/release_notes/', () => {
 
   it('refuses a missing, malformed or unknown version', async () => {
     for (const [body, message] of [
-      [{}, 'This field is required.'],
+      [{}, 'Choose a version.'],
       [{ version: '../../etc/passwd' }, 'A version looks like 1.2.3.'],
       [{ version: '9.9.9' }, 'There are no release notes for version 9.9.9.'],
     ] as const) {

@@ -5,6 +5,8 @@ export * from './list';
 export * from './health';
 export * from './system-logs';
 export * from './companies';
+export * from './users';
+export * from './roles';
 export * from './sso';
 export * from './mail';
 export * from './auth';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userSessionSchema } from './auth';
 import { permissionSchema } from './permissions';
 
 export const themes = ['dark', 'light'] as const;
@@ -46,15 +47,6 @@ export const companyRefSchema = z.object({
   kind: z.enum(['provider', 'customer']),
 });
 
-export const sessionSummarySchema = z.object({
-  id: z.string(),
-  created_at: z.string(),
-  last_seen_at: z.string(),
-  ip: z.string().nullable(),
-  user_agent: z.string(),
-  current: z.boolean(),
-});
-
 /** `GET /api/users/me/`: everything the console needs about the signed-in user (spec §3). */
 export const currentUserSchema = z.object({
   id: z.number().int(),
@@ -73,7 +65,7 @@ export const currentUserSchema = z.object({
   companies: z.array(companyRefSchema),
   mailing_setting: mailingSettingSchema,
   two_factor_enabled: z.boolean(),
-  sessions: z.array(sessionSummarySchema),
+  sessions: z.array(userSessionSchema),
   sessions_count: z.number().int(),
   ts_password_updated: z.string().nullable(),
   critan: z.boolean(),

@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app';
+import { sendAppShell, wantsPage } from '../web/web.routes';
 import { requireActor, type Actor } from '../../http/actor';
 import { forbidden, notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
@@ -292,6 +293,8 @@ export async function registerAccount(app: FastifyInstance, deps: AppDeps): Prom
     '/api/activate/:token/',
     { config: { public: true, reducedApp: true }, schema: { response: { 200: activationInfoSchema } } },
     async (request, reply) => {
+      // The link in the activation mail opens the console's activation screen, which then asks here.
+      if (wantsPage(request)) return sendAppShell(reply, config.webDistDir);
       const found = await findUsableUserToken(db, linkToken(request));
       noStore(reply);
       reply.header('referrer-policy', 'no-referrer');

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { createUserToken } from '../auth/user-tokens';
+import { activationLink, createUserToken } from '../auth/user-tokens';
 import { enqueueMail } from '../mail/mail.queue';
 import { fullName } from './users.repository';
 
@@ -12,9 +12,10 @@ export async function startActivation(
   tx: Queryable,
   user: { id: number; username: string; email: string | null; first_name: string; last_name: string },
   base: string,
+  ttlHours: number,
 ): Promise<string> {
-  const token = await createUserToken(tx, user.id, 'activation');
-  const link = `${base}/api/activate/${token}/`;
+  const token = await createUserToken(tx, user.id, 'activation', ttlHours);
+  const link = activationLink(base, token);
   if (user.email) {
     await enqueueMail(tx, {
       to: user.email,

@@ -7,6 +7,7 @@ import { requireActor, type Actor } from '../../http/actor';
 import { parseOrThrow, ValidationError } from '../../http/errors';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
 import { permissionsOf } from '../roles/permission-rules';
+import { activeSessions, countActiveSessions } from '../sessions/sessions.routes';
 import { ssoAuthorizeUrlFor } from '../sso/sso.service';
 
 interface MeRow {
@@ -55,16 +56,8 @@ async function currentUser(db: Queryable, deps: AppDeps, actor: Actor): Promise<
     SELECT c.id, c.name, c.kind FROM companies c
     WHERE c.is_active AND ${actor.scope.companies === 'all' ? sql`TRUE` : sql`c.id = ANY(${[...actor.scope.companies]}::int8[])`}
     ORDER BY c.kind DESC, lower(c.name) LIMIT 1000`);
-  const sessions = await db.query<{
-    id: string;
-    created_at: Date;
-    last_seen_at: Date;
-    ip: string | null;
-    user_agent: string;
-  }>(sql`
-    SELECT s.id, s.created_at, s.last_seen_at, s.ip, s.user_agent FROM sessions s
-    WHERE s.user_id = ${actor.userId} AND s.ended_at IS NULL AND s.expires_at > now()
-    ORDER BY s.last_seen_at DESC`);
+  const sessions = await activeSessions(db, actor);
+  const sessionsCount = await countActiveSessions(db, actor);
   const impersonator = actor.impersonatorId
     ? ((
         await db.query<{ id: number; username: string }>(
@@ -88,16 +81,8 @@ async function currentUser(db: Queryable, deps: AppDeps, actor: Actor): Promise<
     companies: companies.rows,
     mailing_setting: me.mailing_setting,
     two_factor_enabled: me.otp_secret !== null,
-    sessions: sessions.rows.map((s) => ({
-      // The public id is a prefix of the stored hash: enough to tell sessions apart, useless as a key.
-      id: s.id.slice(0, 16),
-      created_at: s.created_at.toISOString(),
-      last_seen_at: s.last_seen_at.toISOString(),
-      ip: s.ip,
-      user_agent: s.user_agent,
-      current: s.id === actor.sessionId,
-    })),
-    sessions_count: sessions.rows.length,
+    sessions,
+    sessions_count: sessionsCount,
     ts_password_updated: me.password_changed_at?.toISOString() ?? null,
     critan: me.critan,
     telephone_notifications_settings: me.telephone_notifications_settings,

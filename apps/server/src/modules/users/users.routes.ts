@@ -119,7 +119,9 @@ export async function registerUsers(app: FastifyInstance, deps: AppDeps): Promis
         after: userSnapshot(row),
       });
       const activation =
-        passwordHash === null ? await startActivation(tx, row, publicBase(request, deps.config.publicUrl)) : null;
+        passwordHash === null
+          ? await startActivation(tx, row, publicBase(request, deps.config.publicUrl), deps.config.activationTtlHours)
+          : null;
       return { row, activation };
     });
     reply.status(201);

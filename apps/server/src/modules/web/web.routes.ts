@@ -1,8 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app';
+
+/** A browser opening a link (not the console's own API call): it wants the app's page. */
+export function wantsPage(request: FastifyRequest): boolean {
+  return (
+    request.method === 'GET' &&
+    request.headers['x-requested-with'] === undefined &&
+    (request.headers.accept ?? '').includes('text/html')
+  );
+}
+
+/** Answers with the app shell (index.html), or a plain explanation when the app is not built. */
+export function sendAppShell(reply: FastifyReply, root: string): FastifyReply {
+  if (!fs.existsSync(path.join(root, 'index.html'))) {
+    return reply
+      .status(503)
+      .type('text/plain; charset=utf-8')
+      .send('The Vigil console is not built yet. Run `npm run build` (npm start does it for you).');
+  }
+  return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
+}
 
 /**
  * Serves the built web app. Any GET that is not an API call and not a file falls back to
@@ -40,12 +60,6 @@ export async function registerWeb(app: FastifyInstance, deps: AppDeps): Promise<
     }
     // A missing file with an extension is a 404, not the app shell.
     if (path.extname(pathname) !== '') return reply.status(404).send({ detail: 'Not found.', code: 'not_found' });
-    if (!built) {
-      return reply
-        .status(503)
-        .type('text/plain; charset=utf-8')
-        .send('The Vigil console is not built yet. Run `npm run build` (npm start does it for you).');
-    }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
+    return sendAppShell(reply, root);
   });
 }
