@@ -191,10 +191,6 @@ export async function unlinkUser(db: Queryable, userId: number): Promise<boolean
   return rowCount > 0;
 }
 
-export async function markSignedIn(db: Queryable, userId: number): Promise<void> {
-  await db.query(sql`UPDATE users SET last_login_at = now() WHERE id = ${userId}`);
-}
-
 /** Ends every open session of a user; returns how many. */
 export async function endUserSessions(db: Queryable, userId: number): Promise<number> {
   const { rowCount } = await db.query(

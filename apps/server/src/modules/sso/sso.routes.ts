@@ -17,7 +17,9 @@ import { requireActor } from '../../http/actor';
 import { notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
 import { issueCsrfCookie, SESSION_COOKIE } from '../auth/auth.hooks';
-import { createSession, endSession, SESSION_ABSOLUTE_SECONDS } from '../auth/sessions.repository';
+import { endCurrentSessions } from '../auth/auth.service';
+import { recordLoginSuccess } from '../auth/lockout';
+import { createSession, SESSION_ABSOLUTE_SECONDS } from '../auth/sessions.repository';
 import { finishAuthorization, isAuthorizationResponseError, OidcProviders, startAuthorization } from './sso.oidc';
 import {
   companyOfLogin,
@@ -28,7 +30,6 @@ import {
   findSettings,
   findUserInScope,
   insertLoginState,
-  markSignedIn,
   saveSettings,
   takeLoginState,
   unlinkCompanyUsers,
@@ -288,15 +289,13 @@ export async function registerSso(app: FastifyInstance, deps: AppDeps): Promise<
             },
           });
         }
-        // A new session id at every sign-in; the previous one (if any) ends.
-        if (request.actor?.sessionId) await endSession(tx, request.actor.sessionId);
         // The provider did the strong authentication, so the session counts as two-factor passed.
         const token = await createSession(tx, user.id, {
           ip: request.ip,
           userAgent: request.headers['user-agent'] ?? '',
           twoFactorPassed: true,
         });
-        await markSignedIn(tx, user.id);
+        await recordLoginSuccess(tx, user.id);
         await recordAudit(tx, who, {
           action: 'login',
           objectType: 'user',
@@ -312,6 +311,8 @@ export async function registerSso(app: FastifyInstance, deps: AppDeps): Promise<
     }
     if (!outcome.ok) return refuse(request, reply, outcome.error, outcome.reason);
 
+    // A new session id at every sign-in: the previous one (and an impersonation under it) ends.
+    await endCurrentSessions(db, request, reply);
     reply.clearCookie(SSO_STATE_COOKIE, { path: stateCookie.path });
     reply.setCookie(SESSION_COOKIE, outcome.token, { ...sessionCookie, maxAge: SESSION_ABSOLUTE_SECONDS });
     issueCsrfCookie(reply, config.cookieSecure);
