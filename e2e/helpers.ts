@@ -82,7 +82,7 @@ export async function apiInPage<T = unknown>(page: Page, method: string, url: st
       const response = await fetch(url, {
         method,
         headers: {
-          'Content-Type': 'application/json',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
           'X-CSRFToken': csrf,
           'X-Requested-With': 'XMLHttpRequest',
         },

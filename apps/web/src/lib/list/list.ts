@@ -126,7 +126,8 @@ export function useListState<D extends Record<string, FilterKind>>(definition: L
     toggleOrdering: (field) =>
       update((next) => {
         const current = state.ordering;
-        const ordering = current === field ? `-${field}` : current === `-${field}` ? field : `-${field}`;
+        // A new column sorts ascending; the same column again flips the direction.
+        const ordering = current === field ? `-${field}` : field;
         next.delete('page');
         if (ordering === definition.defaultOrdering) next.delete('ordering');
         else next.set('ordering', ordering);
