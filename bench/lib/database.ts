@@ -99,6 +99,7 @@ export function recordingDatabase(inner: Database): {
     },
     exec: (text) => inner.exec(text),
     transaction: (work) => inner.transaction(work),
+    listen: (channel, handler) => inner.listen(channel, handler),
     close: () => inner.close(),
   };
   return {

@@ -95,6 +95,13 @@ const configSchema = z.object({
       'must be an address, e.g. Vigil <no-reply@example.com>',
     )
     .default('Vigil <no-reply@localhost>'),
+  /** How long who-is-calling is remembered in memory; 0 reads the session from the database every time. */
+  AUTH_CACHE_SECONDS: z.coerce
+    .number({ message: 'must be a whole number of seconds from 0 to 60' })
+    .int('must be a whole number of seconds from 0 to 60')
+    .min(0, 'must be a whole number of seconds from 0 to 60')
+    .max(60, 'must be a whole number of seconds from 0 to 60')
+    .default(5),
   /** How often the job runner looks for due jobs; 0 turns the runner off in this process. */
   JOBS_POLL_MS: z.coerce
     .number({ message: 'must be a whole number of milliseconds from 0 to 3600000' })
@@ -135,6 +142,7 @@ export interface Config {
   mailFrom: string;
   /** Poll interval of the job runner; 0 means this process runs no jobs by itself. */
   jobsPollMs: number;
+  authCacheSeconds: number;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -192,5 +200,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mailFrom: c.MAIL_FROM,
     jobsPollMs: c.JOBS_POLL_MS,
+    authCacheSeconds: c.AUTH_CACHE_SECONDS,
   };
 }

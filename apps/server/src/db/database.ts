@@ -24,6 +24,12 @@ export interface Database extends Queryable {
   readonly kind: 'embedded' | 'server';
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `handler` on every NOTIFY on `channel` from any process using this database; answers a
+   * function that stops listening. Embedded databases belong to one process, so nothing else can
+   * notify and this listens to nothing.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   /** Finishes what is in flight and closes; an embedded data directory is left consistent. */
   close(): Promise<void>;
 }
@@ -63,6 +69,7 @@ async function openEmbeddedDatabase(dataDir: string): Promise<Database> {
     kind: 'embedded',
     ...wrap(lite),
     transaction: (work) => lite.transaction((tx) => work(wrap(tx))),
+    listen: async () => async () => undefined,
     async close() {
       if (closed) return;
       closed = true;
@@ -88,6 +95,7 @@ async function openServerDatabase(url: string, poolSize: number): Promise<Databa
   const probe = await pool.connect();
   probe.release();
   let closed = false;
+  const listeners = new Set<() => Promise<void>>();
   const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(query: SqlFragment) {
       const { text, values } = compile(query);
@@ -115,9 +123,41 @@ async function openServerDatabase(url: string, poolSize: number): Promise<Databa
         client.release();
       }
     },
+    async listen(channel, handler) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Refusing unsafe channel name: ${channel}`);
+      let stopped = false;
+      let client: pg.Client | null = null;
+      const connect = async (): Promise<void> => {
+        if (stopped || closed) return;
+        const next = new pg.Client({ connectionString: url });
+        next.on('notification', (message) => {
+          if (message.channel === channel) handler(message.payload ?? '');
+        });
+        // A dropped connection is replaced after a pause; notifications missed meanwhile are
+        // covered by the listeners' own time limits.
+        next.on('error', () => {
+          void next.end().catch(() => undefined);
+          if (client === next) client = null;
+          setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+        });
+        await next.connect();
+        await next.query(`LISTEN ${channel}`);
+        client = next;
+      };
+      await connect();
+      listeners.add(async () => {
+        stopped = true;
+        await client?.end().catch(() => undefined);
+      });
+      return async () => {
+        stopped = true;
+        await client?.end().catch(() => undefined);
+      };
+    },
     async close() {
       if (closed) return;
       closed = true;
+      for (const stop of listeners) await stop();
       await pool.end();
     },
   };

@@ -34,6 +34,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     VIGIL_ADMIN_PASSWORD: ADMIN.password,
     // Tests drain the job queue themselves (app.jobs.runDueJobs()); pass JOBS_POLL_MS to run it by itself.
     JOBS_POLL_MS: '0',
+    // Tests change rows behind the server's back; they read identities fresh unless they test the cache.
+    AUTH_CACHE_SECONDS: '0',
     ...env,
   });
   await migrate(database.db);

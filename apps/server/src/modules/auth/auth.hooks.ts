@@ -1,9 +1,25 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppDeps } from '../../app';
+import { sql } from '../../db/sql';
 import { HttpError } from '../../http/errors';
 import { ipAllowed } from './ip-allow-list';
-import { resolveApiToken, resolveSession, type ResolvedCaller } from './sessions.repository';
+import { IdentityCache } from './identity-cache';
+import { hashToken, resolveApiToken, resolveSession, type ResolvedCaller } from './sessions.repository';
+
+/** NOTIFY channel on which server processes tell each other to forget cached identities. */
+export const IDENTITY_CHANNEL = 'vigil_identity';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Who-is-calling, remembered briefly; cleared by every write request (see IdentityCache). */
+    identityCache: IdentityCache;
+  }
+  interface FastifyContextConfig {
+    /** A write that cannot change who anyone is or may do (event ingest): it keeps the identity cache. */
+    identityNeutral?: boolean;
+  }
+}
 
 export const SESSION_COOKIE = 'vigil_session';
 export const CSRF_COOKIE = 'csrf_token';
@@ -46,7 +62,40 @@ export const passwordExpired = () =>
  */
 export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
+  const cache = new IdentityCache(config.authCacheSeconds * 1000);
+  app.decorate('identityCache', cache);
   app.decorateRequest('actor', null);
+
+  /** The caller behind a credential, from the cache when it was resolved a moment ago. */
+  async function cached(key: string, resolve: () => Promise<ResolvedCaller | null>): Promise<ResolvedCaller | null> {
+    const hit = cache.get<ResolvedCaller | null>(key);
+    if (hit !== undefined) return hit;
+    const mark = cache.mark();
+    const caller = await resolve();
+    cache.set(key, caller, mark);
+    return caller;
+  }
+
+  // Any write may change sessions, users, roles or companies: forget every cached identity here
+  // at once, and tell the other server processes to do the same.
+  // This runs before the answer leaves, so the caller's next request already sees the change.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (!unsafeMethods.has(request.method) || !request.url.startsWith('/api/')) return payload;
+    if (request.routeOptions.config?.identityNeutral) return payload;
+    cache.invalidate();
+    if (cache.enabled && db.kind === 'server') {
+      await db.query(sql`SELECT pg_notify(${IDENTITY_CHANNEL}, '')`).catch(() => undefined);
+    }
+    return payload;
+  });
+  let stopListening: (() => Promise<void>) | null = null;
+  app.addHook('onReady', async () => {
+    if (cache.enabled) stopListening = await db.listen(IDENTITY_CHANNEL, () => cache.invalidate());
+  });
+  app.addHook('onClose', async () => {
+    await stopListening?.();
+  });
+
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
     const authorization = request.headers.authorization ?? '';
@@ -61,11 +110,15 @@ export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
     let caller: ResolvedCaller | null = null;
     if (usesToken) {
       const key = tokenCredentials.exec(authorization)?.[1];
-      caller = key ? await resolveApiToken(db, key) : null;
+      caller = key ? await cached(`token:${hashToken(key)}`, () => resolveApiToken(db, key)) : null;
       if (!caller) throw new HttpError(401, 'The API token is not valid or has been revoked.', 'invalid_token');
     } else {
       const session = request.cookies[SESSION_COOKIE];
-      if (session) caller = await resolveSession(db, session, { passwordMaxAgeDays: config.passwordMaxAgeDays });
+      if (session) {
+        caller = await cached(`session:${hashToken(session)}`, () =>
+          resolveSession(db, session, { passwordMaxAgeDays: config.passwordMaxAgeDays }),
+        );
+      }
     }
     if (!caller) return;
     const route = request.routeOptions.config;
