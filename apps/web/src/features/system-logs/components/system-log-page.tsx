@@ -129,7 +129,7 @@ export default function SystemLogPage() {
       </div>
 
       <Paper className="vigil-filters" p="md">
-        <Group gap="sm" align="flex-end" wrap="wrap">
+        <Group gap="sm" align="flex-end" wrap="wrap" mb="sm">
           <TextInput
             className="vigil-filters__search"
             label={t('systemLogs.search')}
@@ -167,6 +167,8 @@ export default function SystemLogPage() {
             maxTags={50}
             clearable
           />
+        </Group>
+        <Group gap="sm" align="flex-end" wrap="wrap">
           <TextInput
             className="vigil-filters__date"
             label={t('systemLogs.from')}
@@ -282,7 +284,7 @@ export default function SystemLogPage() {
                         </Group>
                       </Table.Td>
                       <Table.Td>
-                        <Badge variant="light" color="gray" radius="sm" className="vigil-table__badge" tt="none">
+                        <Badge variant="default" radius="sm" className="vigil-table__badge" tt="none">
                           {log.action}
                         </Badge>
                       </Table.Td>
