@@ -155,8 +155,12 @@ describe('the signed-in console', () => {
     await page.goto(`${server.url}/login`);
     await page.getByRole('heading', { name: 'Вход' }).waitFor();
     expect(await page.getByLabel('Имя пользователя или e-mail').isVisible()).toBe(true);
-    await page.evaluate(() => document.documentElement.setAttribute('data-shot', '1'));
     await screenshot(page, 'sign-in-dark-ru');
+    // `?theme=` renders a page in a theme without saving it (reports opened by a headless browser).
+    await page.goto(`${server.url}/login?theme=light`);
+    await page.getByRole('heading', { name: 'Вход' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await screenshot(page, 'sign-in-light-ru');
     expect(consoleMessages.filter((message) => message.text.includes('Missing translation'))).toEqual([]);
   });
 
