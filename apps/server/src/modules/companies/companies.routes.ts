@@ -1,9 +1,9 @@
 import { companyCreateSchema, companySchema, companyUpdateSchema } from '@vigil/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { requireActor } from '../../http/actor';
 import { forbidden, notFound, parseOrThrow, ValidationError } from '../../http/errors';
+import { pathId } from '../../http/params';
 import { registerListRoutes } from '../../list/list-routes';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
 import {
@@ -15,8 +15,6 @@ import {
   updateCompany,
 } from './companies.repository';
 
-const idParams = z.object({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
-
 /** Companies: the provider and its customers. Creating customers is the provider's business. */
 export async function registerCompanies(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
@@ -27,46 +25,47 @@ export async function registerCompanies(app: FastifyInstance, deps: AppDeps): Pr
     publicUrl: deps.config.publicUrl,
   });
 
-  /** Path ids that are not numbers name nothing: 404, as for any missing object. */
-  const parseId = (params: unknown) => {
-    const parsed = idParams.safeParse(params);
-    if (!parsed.success) throw notFound();
-    return parsed.data.id;
-  };
+  app.get(
+    '/api/companies/:id/',
+    { config: { permission: { basename: 'companies', action: 'view' } } },
+    async (request) => {
+      const actor = requireActor(request);
+      const company = await findCompany(db, actor.scope, pathId(request.params));
+      if (!company) throw notFound();
+      return companySchema.parse(toCompany(company));
+    },
+  );
 
-  app.get('/api/companies/:id/', { config: { permission: { basename: 'companies', action: 'view' } } }, async (request) => {
-    const actor = requireActor(request);
-    const company = await findCompany(db, actor.scope, parseId(request.params));
-    if (!company) throw notFound();
-    return companySchema.parse(toCompany(company));
-  });
-
-  app.post('/api/companies/', { config: { permission: { basename: 'companies', action: 'add' } } }, async (request, reply) => {
-    const actor = requireActor(request);
-    // Only staff who see every company may add one: a customer never creates tenants.
-    if (actor.scope.companies !== 'all')
-      throw forbidden('Only provider staff with access to all companies can add companies.');
-    const input = parseOrThrow(companyCreateSchema, request.body ?? {});
-    const created = await db.transaction(async (tx) => {
-      if (await findCompanyByName(tx, input.name)) throw conflictName(input.name);
-      const row = await insertCompany(tx, { ...input, kind: 'customer' });
-      await recordAudit(tx, auditContextOf(request), {
-        action: 'create',
-        objectType: 'company',
-        objectId: row.id,
-        objectRepr: row.name,
-        companyId: row.id,
-        after: toCompany(row),
+  app.post(
+    '/api/companies/',
+    { config: { permission: { basename: 'companies', action: 'add' } } },
+    async (request, reply) => {
+      const actor = requireActor(request);
+      // Only staff who see every company may add one: a customer never creates tenants.
+      if (actor.scope.companies !== 'all')
+        throw forbidden('Only provider staff with access to all companies can add companies.');
+      const input = parseOrThrow(companyCreateSchema, request.body ?? {});
+      const created = await db.transaction(async (tx) => {
+        if (await findCompanyByName(tx, input.name)) throw conflictName(input.name);
+        const row = await insertCompany(tx, { ...input, kind: 'customer' });
+        await recordAudit(tx, auditContextOf(request), {
+          action: 'create',
+          objectType: 'company',
+          objectId: row.id,
+          objectRepr: row.name,
+          companyId: row.id,
+          after: toCompany(row),
+        });
+        return row;
       });
-      return row;
-    });
-    reply.status(201);
-    return toCompany(created);
-  });
+      reply.status(201);
+      return toCompany(created);
+    },
+  );
 
   const update = async (request: FastifyRequest) => {
     const actor = requireActor(request);
-    const id = parseId(request.params);
+    const id = pathId(request.params);
     const patch = parseOrThrow(companyUpdateSchema, request.body ?? {});
     const updated = await db.transaction(async (tx) => {
       const before = await findCompany(tx, actor.scope, id, true);
