@@ -93,6 +93,29 @@ describe('the signed-in console', () => {
     expect(state).toMatchObject({ authenticated: false, user: null });
   });
 
+  it('pages through the system log, the page kept in the URL', async () => {
+    // Enough sign-ins for two pages of 50.
+    const client = new ApiClient(server.url);
+    for (let i = 0; i < 51; i++) await client.signIn(ADMIN_USERNAME, ADMIN_PASSWORD);
+    await openSystemLog();
+    const range = page.getByTestId('system-log-range');
+    const total = Number((await range.textContent())?.split(' of ')[1]);
+    expect(await range.textContent()).toMatch(/^1–50 of \d+$/);
+    expect(total).toBeGreaterThan(50);
+    expect(await page.getByTestId('system-log-table').locator('tbody tr').count()).toBe(50);
+
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForFunction(() =>
+      /^51–/.test(document.querySelector('[data-testid="system-log-range"]')?.textContent ?? ''),
+    );
+    expect(await range.textContent()).toBe(`51–${Math.min(total, 100)} of ${total}`);
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+    await page.goBack();
+    await page.waitForFunction(() =>
+      /^1–50 of/.test(document.querySelector('[data-testid="system-log-range"]')?.textContent ?? ''),
+    );
+  });
+
   it('sends the browser to /login on a 401 and back to the page after signing in', async () => {
     await openSystemLog();
     // The session ends behind the console's back (another tab signed out, or it expired).

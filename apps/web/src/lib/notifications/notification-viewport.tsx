@@ -54,10 +54,17 @@ function NotificationItem({ item, closeLabel }: { item: ShownNotification; close
     // Started once when it mounts; the handlers below drive it afterwards.
   }, []);
 
-  const active = engaged.hovered || engaged.focused;
+  // Read by the key handler below; a ref, so a key pressed right after hovering is never missed.
+  const engagedRef = useRef(engaged);
+  const engage = (change: Partial<typeof engaged>) => {
+    engagedRef.current = { ...engagedRef.current, ...change };
+    setEngaged(engagedRef.current);
+  };
+
   useEffect(() => {
-    if (!active) return;
     const onKeyDown = (event: KeyboardEvent) => {
+      const { hovered, focused } = engagedRef.current;
+      if (!hovered && !focused) return;
       if (event.key === 'Escape') {
         closeNotification(item.id);
       } else if (event.key === 'Delete' || event.key === 'Backspace') {
@@ -67,13 +74,13 @@ function NotificationItem({ item, closeLabel }: { item: ShownNotification; close
       } else {
         stopped.current = false;
         remaining.current = item.duration;
-        if (engaged.hovered) setState('paused');
+        if (hovered) setState('paused');
         else start();
       }
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [active, engaged.hovered, item.id, item.duration]);
+  }, [item.id, item.duration]);
 
   return (
     <div
@@ -84,16 +91,17 @@ function NotificationItem({ item, closeLabel }: { item: ShownNotification; close
       data-type={item.type}
       data-timer={state}
       style={{ width: NOTIFICATION_WIDTH_PX }}
+      data-engaged={engaged.hovered || engaged.focused}
       onMouseEnter={() => {
-        setEngaged((value) => ({ ...value, hovered: true }));
+        engage({ hovered: true });
         pause();
       }}
       onMouseLeave={() => {
-        setEngaged((value) => ({ ...value, hovered: false }));
+        engage({ hovered: false });
         if (!stopped.current) start();
       }}
-      onFocus={() => setEngaged((value) => ({ ...value, focused: true }))}
-      onBlur={() => setEngaged((value) => ({ ...value, focused: false }))}
+      onFocus={() => engage({ focused: true })}
+      onBlur={() => engage({ focused: false })}
     >
       <span className="vigil-notification__accent" aria-hidden="true" />
       <div className="vigil-notification__body">
