@@ -1,2 +1,2 @@
 export { orderingField, useList, useListState } from './list';
-export type { FilterKind, FiltersOf, ListDefinition, ListState } from './list';
+export type { FilterKind, FiltersOf, ListDefinition, ListPage, ListState } from './list';

@@ -150,20 +150,26 @@ export function useListState<D extends Record<string, FilterKind>>(definition: L
   };
 }
 
+/** A list answer with the page it answers (the data shown while the next page loads is the previous one). */
+export type ListPage<Wire> = Camelize<ListAnswer<Wire>> & { page: number; pageSize: number };
+
 /** One page of a list, fetched with the state's page, size, ordering and filters. */
 export function useList<Wire, D extends Record<string, FilterKind>>(
   definition: ListDefinition<D>,
   state: Pick<ListState<D>, 'page' | 'pageSize' | 'ordering' | 'filters'>,
-): FetchState<Camelize<ListAnswer<Wire>>> {
+): FetchState<ListPage<Wire>> {
   const url = definition.url ?? `/api/${definition.basename}/check/`;
   return useFetchState({
     queryKey: [definition.basename, 'list', state.page, state.pageSize, state.ordering, state.filters],
-    fetcher: (signal) =>
-      http.post<ListAnswer<Wire>>(url, {
+    fetcher: async (signal) => ({
+      ...(await http.post<ListAnswer<Wire>>(url, {
         params: { page: state.page, pageSize: state.pageSize, ordering: state.ordering },
         data: state.filters,
         signal,
-      }),
+      })),
+      page: state.page,
+      pageSize: state.pageSize,
+    }),
     clearDataOnFetch: false,
   });
 }

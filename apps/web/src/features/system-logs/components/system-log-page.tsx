@@ -113,7 +113,8 @@ export default function SystemLogPage() {
 
   const count = data?.count ?? 0;
   const pages = Math.max(1, Math.ceil(count / list.pageSize));
-  const first = data && data.results.length > 0 ? (list.page - 1) * list.pageSize + 1 : 0;
+  // From the page the shown data belongs to (while the next page loads, the last one stays on screen).
+  const first = data && data.results.length > 0 ? (data.page - 1) * data.pageSize + 1 : 0;
   const last = data ? first + Math.max(data.results.length - 1, 0) : 0;
   const filtered = Object.keys(list.filters).length > 0;
 
