@@ -10,3 +10,4 @@ export * from './roles';
 export * from './sso';
 export * from './mail';
 export * from './auth';
+export * from './events';
