@@ -7,6 +7,7 @@ import { matchPath, MiniRouter, Redirect, useMiniRouter } from '../lib/mini-rout
 import {
   ACTIVATION_PATH_PREFIX,
   LOGIN_PATH,
+  MAILED_ACTIVATION_PATH_PREFIX,
   OTP_PATH,
   PASSWORD_EXPIRED_PATH,
   savePath,
@@ -30,7 +31,9 @@ const steps = {
 function Screens() {
   const user = useCurrentUser();
   const { pathname, search } = useMiniRouter();
-  const activation = matchPath(`${ACTIVATION_PATH_PREFIX}:token`, pathname);
+  const activation =
+    matchPath(`${ACTIVATION_PATH_PREFIX}:token`, pathname) ??
+    matchPath(`${MAILED_ACTIVATION_PATH_PREFIX}:token`, pathname);
   if (activation) return <ActivationPage token={activation.token ?? ''} />;
   const step = stepOf(user);
   const path = pathname.replace(/\/+$/, '') || '/';

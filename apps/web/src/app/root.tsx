@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorBoundary } from '../components/error-boundary';
 import { NotificationViewport } from '../lib/notifications';
 import { ProgressBar } from '../lib/progress';
-import { isMainAppAllowed, useCurrentUser } from '../lib/session';
+import { isActivationPath, isMainAppAllowed, useCurrentUser } from '../lib/session';
 import { VigilThemeProvider } from '../lib/theme';
 
 /** The two applications are separate chunks: loading one never downloads the other (spec §2). */
@@ -22,7 +22,9 @@ function Splash() {
 export function Root() {
   const { t } = useTranslation();
   const user = useCurrentUser();
-  const main = isMainAppAllowed(user, window.location.pathname);
+  // An activation link always opens its screen, even in a browser where someone is signed in.
+  const path = window.location.pathname;
+  const main = isMainAppAllowed(user, path) && !isActivationPath(path);
   return (
     <VigilThemeProvider>
       <ProgressBar label={t('common.loading')} />

@@ -3,14 +3,21 @@ export const LOGIN_PATH = '/login';
 export const OTP_PATH = '/otp';
 export const PASSWORD_EXPIRED_PATH = '/password_expired';
 export const ACTIVATION_PATH_PREFIX = '/activate/';
+/** The link in the activation mail (spec §2: /api/activate/); the server answers a browser with the console. */
+export const MAILED_ACTIVATION_PATH_PREFIX = '/api/activate/';
 /** Report and print pages opened by a headless browser: no sidebar, no header. */
 export const HEADLESS_PREFIX = '/headless-chrome';
 
 const authPaths = [LOGIN_PATH, OTP_PATH, PASSWORD_EXPIRED_PATH];
 
+/** Whether a path opens the activation screen (`/activate/<token>` or the mailed `/api/activate/<token>/`). */
+export function isActivationPath(pathname: string): boolean {
+  return pathname.startsWith(ACTIVATION_PATH_PREFIX) || pathname.startsWith(MAILED_ACTIVATION_PATH_PREFIX);
+}
+
 /** Whether a path is one of the sign-in screens (never saved, never a 401 redirect target). */
 export function isAuthPath(pathname: string): boolean {
-  return authPaths.includes(pathname.replace(/\/+$/, '') || '/') || pathname.startsWith(ACTIVATION_PATH_PREFIX);
+  return authPaths.includes(pathname.replace(/\/+$/, '') || '/') || isActivationPath(pathname);
 }
 
 /**

@@ -25,6 +25,7 @@ describe('start-up choice (spec §2)', () => {
     expect(isAuthPath('/login')).toBe(true);
     expect(isAuthPath('/otp/')).toBe(true);
     expect(isAuthPath('/activate/abc')).toBe(true);
+    expect(isAuthPath('/api/activate/abc/')).toBe(true);
     savePath('/settings/system-logs?page=2');
     savePath('/login');
     savePath('//evil.example/');
