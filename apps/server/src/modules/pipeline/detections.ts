@@ -1,0 +1,67 @@
+/**
+ * The hand-over points of the detection pipeline (DESIGN.md §5):
+ *
+ *   ingest (parse, store)  →  detect (signatures, indicators)  →  alerts (raise, deduplicate)
+ *        →  incidents (group)  →  matchers (committed actions, after commit)  →  live updates
+ *
+ * Each stage is its own module; they meet only through the types below, so each can be built
+ * and tested on its own. Everything up to and including alerts and incident grouping runs in the
+ * ingest batch's transaction: a batch is acknowledged only when its events and the alerts they
+ * raised are committed together. Matchers' outgoing actions and live updates run after commit.
+ */
+
+export const alertSeverities = ['info', 'low', 'medium', 'high', 'critical'] as const;
+export type AlertSeverity = (typeof alertSeverities)[number];
+
+/** Numeric score of a severity, for sorting and thresholds (0–100). */
+export const severityScore: Record<AlertSeverity, number> = { info: 10, low: 30, medium: 50, high: 75, critical: 95 };
+
+export const observableKinds = ['ip', 'host', 'user', 'hash', 'domain', 'url', 'email', 'file'] as const;
+export type ObservableKind = (typeof observableKinds)[number];
+
+/** Something an alert is about: an address, a host, an account, a file hash… */
+export interface Observable {
+  kind: ObservableKind;
+  value: string;
+  /** Where it was seen in the event, e.g. `src_ip`, `process.hash.sha256`, `mail.from`. */
+  role?: string;
+}
+
+/** Which stored event a detection came from. */
+export interface EventRef {
+  kind: 'network' | 'endpoint' | 'mail';
+  id: number;
+  ts: string;
+}
+
+/** What found it: a rule (Suricata signature, later Sigma/YARA) or a policy indicator. */
+export type DetectionSource =
+  | { type: 'rule'; engine: 'suricata' | 'sigma' | 'yara'; ruleId: string; revision?: number; name: string }
+  | { type: 'indicator'; indicatorId: number; indicatorType: string; value: string };
+
+/** One finding on one event, before deduplication into an alert. */
+export interface Detection {
+  companyId: number;
+  source: DetectionSource;
+  title: string;
+  description: string;
+  severity: AlertSeverity;
+  /** MITRE ATT&CK technique ids (T1059, T1059.001…) where known. */
+  mitre: string[];
+  observables: Observable[];
+  event: EventRef;
+  /**
+   * Identity for deduplication: the same detection on the same key entities. Detections with
+   * the same key inside the deduplication window add to one alert (count, last seen) instead
+   * of raising another.
+   */
+  dedupKey: string;
+  occurredAt: string;
+}
+
+/** Builds a deduplication key from what found it and the entities that matter for it. */
+export function dedupKeyOf(source: DetectionSource, entities: readonly string[]): string {
+  const what =
+    source.type === 'rule' ? `rule:${source.engine}:${source.ruleId}` : `indicator:${source.indicatorId}`;
+  return `${what}|${[...entities].sort().join('|')}`;
+}
