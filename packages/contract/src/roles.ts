@@ -22,6 +22,8 @@ export const roleCreateSchema = z
   })
   .strict();
 export const roleUpdateSchema = roleCreateSchema.omit({ company_id: true }).partial().strict();
+export type RoleCreate = z.input<typeof roleCreateSchema>;
+export type RoleUpdate = z.input<typeof roleUpdateSchema>;
 
 export const roleFiltersSchema = z
   .object({
@@ -49,4 +51,14 @@ export const unitCreateSchema = z
   })
   .strict();
 export const unitUpdateSchema = unitCreateSchema.omit({ company_id: true }).partial().strict();
+export type UnitCreate = z.input<typeof unitCreateSchema>;
+export type UnitUpdate = z.input<typeof unitUpdateSchema>;
 export const unitFiltersSchema = roleFiltersSchema;
+
+/** One entry of `GET /api/roles/catalog/`: a resource kind and every action a role may grant on it. */
+export const roleCatalogEntrySchema = z.object({
+  basename: z.string(),
+  section: z.string(),
+  actions: z.array(z.string()),
+});
+export type RoleCatalogEntry = z.infer<typeof roleCatalogEntrySchema>;

@@ -211,3 +211,13 @@ export const userRefSchema = z.object({
   full_name: z.string(),
   company_id: z.number().int(),
 });
+
+/** Answer of `POST /api/users/`: the user, and the activation link when no password was given. */
+export const userCreatedSchema = userSchema.extend({ activation_link: z.string().nullable() });
+export type UserCreated = z.infer<typeof userCreatedSchema>;
+
+/** Answer of `DELETE /api/users/` and `POST /api/users/restore/`: how many users were changed. */
+export const usersBatchAnswerSchema = z.object({ count: z.number().int() });
+
+/** Answer of `POST /api/users/{id}/unlock/`. */
+export const unlockAnswerSchema = z.object({ locked: z.boolean() });
