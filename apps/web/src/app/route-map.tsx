@@ -47,6 +47,13 @@ const view = (subject: PermissionCheck['subject']): PermissionCheck => ({ action
 
 /** The pages that exist. Add a page: write it under features/<name>/, then set `page` on its route below. */
 const SystemLogPage = lazy(() => import('../features/system-logs/components/system-log-page'));
+const ProfilePage = lazy(() => import('../features/account/components/profile-page'));
+const SessionsPage = lazy(() => import('../features/account/components/sessions-page'));
+const UsersPage = lazy(() => import('../features/users/components/users-page'));
+const UserPage = lazy(() => import('../features/users/components/user-page'));
+const RolesPage = lazy(() => import('../features/users/components/roles-page'));
+const CompaniesPage = lazy(() => import('../features/companies/components/companies-page'));
+const UnitsPage = lazy(() => import('../features/companies/components/units-page'));
 
 /**
  * The route map: every section and page of spec §2, in menu order. It drives the router, the
@@ -137,10 +144,11 @@ export const routeMap: readonly NavSection[] = [
     id: 'settings',
     icon: IconSettings,
     routes: [
-      { id: 'units', path: '/settings/units', permission: view('companies') },
-      { id: 'users', path: '/settings/users', permission: view('users') },
-      { id: 'userDetails', path: '/settings/users/:id', permission: view('users') },
-      { id: 'companies', path: '/settings/companies', permission: view('companies') },
+      { id: 'units', path: '/settings/units', permission: view('companies'), page: UnitsPage },
+      { id: 'users', path: '/settings/users', permission: view('users'), page: UsersPage },
+      { id: 'roles', path: '/settings/users/roles', permission: view('users'), page: RolesPage, menu: false },
+      { id: 'userDetails', path: '/settings/users/:id', permission: view('users'), page: UserPage },
+      { id: 'companies', path: '/settings/companies', permission: view('companies'), page: CompaniesPage },
       { id: 'licences', path: '/settings/licences', permission: view('pki') },
       { id: 'appliances', path: '/settings/appliances', permission: view('appliances') },
       { id: 'applianceRequests', path: '/settings/appliance-requests', permission: view('appliances/requests') },
@@ -168,8 +176,8 @@ export const routeMap: readonly NavSection[] = [
 
 /** The user's own pages, reached from the user menu rather than the sidebar. */
 export const userRoutes: readonly PageRoute[] = [
-  { id: 'profile', path: '/profile' },
-  { id: 'sessions', path: '/profile/sessions' },
+  { id: 'profile', path: '/profile', page: ProfilePage },
+  { id: 'sessions', path: '/profile/sessions', page: SessionsPage },
 ];
 
 export const profileIcon = IconUser;

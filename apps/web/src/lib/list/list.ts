@@ -160,7 +160,7 @@ export function useList<Wire, D extends Record<string, FilterKind>>(
 ): FetchState<ListPage<Wire>> {
   const url = definition.url ?? `/api/${definition.basename}/check/`;
   return useFetchState({
-    queryKey: [definition.basename, 'list', state.page, state.pageSize, state.ordering, state.filters],
+    queryKey: [definition.basename, 'list', url, state.page, state.pageSize, state.ordering, state.filters],
     fetcher: async (signal) => ({
       ...(await http.post<ListAnswer<Wire>>(url, {
         params: { page: state.page, pageSize: state.pageSize, ordering: state.ordering },

@@ -2,7 +2,6 @@ import {
   Alert,
   Badge,
   Button,
-  Code,
   Group,
   Pagination,
   Paper,
@@ -27,9 +26,10 @@ import {
 } from '@tabler/icons-react';
 import { Fragment, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ChangesTable } from '../../../components/audit/changes-table';
 import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
 import { orderingField, useList, useListState } from '../../../lib/list';
-import { knownActions, knownObjectTypes, systemLogList, type SystemLog } from '../api/system-logs';
+import { knownActions, knownObjectTypes, systemLogList } from '../api/system-logs';
 import type { SystemLog as SystemLogWire } from '@vigil/contract';
 
 const COLUMNS = 6;
@@ -55,44 +55,6 @@ function SortHeader({
         <Icon size={14} stroke={1.8} />
       </UnstyledButton>
     </Table.Th>
-  );
-}
-
-function formatValue(value: unknown): string {
-  if (value === undefined) return '—';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function Changes({ log }: { log: SystemLog }) {
-  const { t } = useTranslation();
-  const entries = Object.entries(log.changes);
-  if (entries.length === 0)
-    return (
-      <Text size="sm" c="dimmed">
-        {t('systemLogs.noChanges')}
-      </Text>
-    );
-  return (
-    <Table className="vigil-changes" withRowBorders={false} verticalSpacing={4}>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{t('systemLogs.field')}</Table.Th>
-          <Table.Th>{t('systemLogs.before')}</Table.Th>
-          <Table.Th>{t('systemLogs.after')}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {entries.map(([field, change]) => (
-          <Table.Tr key={field}>
-            <Table.Td>
-              <Code>{field}</Code>
-            </Table.Td>
-            <Table.Td className="vigil-changes__value">{formatValue(change.before)}</Table.Td>
-            <Table.Td className="vigil-changes__value">{formatValue(change.after)}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
   );
 }
 
@@ -324,7 +286,7 @@ export default function SystemLogPage() {
                     {open && (
                       <Table.Tr className="vigil-table__details">
                         <Table.Td colSpan={COLUMNS}>
-                          <Changes log={log} />
+                          <ChangesTable changes={log.changes} />
                         </Table.Td>
                       </Table.Tr>
                     )}

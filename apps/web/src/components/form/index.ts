@@ -1,0 +1,1 @@
+export { FormError, fieldError } from './form-error';

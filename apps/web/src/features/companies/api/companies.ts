@@ -1,0 +1,74 @@
+import type {
+  Company as CompanyWire,
+  CompanyCreate,
+  CompanyUpdate,
+  ListAnswer,
+  Role as RoleWire,
+  SsoSettings as SsoSettingsWire,
+  SsoSettingsUpdate,
+  Unit as UnitWire,
+  UnitCreate,
+  UnitUpdate,
+  User as UserWire,
+} from '@vigil/contract';
+import { http, type Camelize } from '../../../lib/http';
+import type { ListDefinition } from '../../../lib/list';
+
+export type Company = Camelize<CompanyWire>;
+export type Unit = Camelize<UnitWire>;
+export type SsoSettings = Camelize<SsoSettingsWire>;
+
+export const companyKeys = {
+  all: ['companies'] as const,
+  sso: (id: number) => ['companies', 'sso', id] as const,
+  roles: (id: number) => ['companies', 'roles', id] as const,
+  me: (id: number) => ['companies', 'me', id] as const,
+};
+
+export const companyList = {
+  basename: 'companies',
+  filters: { search: 'string', kind: 'strings', isActive: 'boolean' },
+  orderable: ['name', 'kind', 'created_at', 'id'],
+  defaultOrdering: 'name',
+  pageSizes: [25, 50, 100, 200],
+  defaultPageSize: 50,
+} as const satisfies ListDefinition<Record<string, 'string' | 'strings' | 'boolean'>>;
+
+export const unitList = {
+  basename: 'companies',
+  url: '/api/units/check/',
+  filters: { search: 'string', companyId: 'numbers' },
+  orderable: ['name', 'created_at', 'id'],
+  defaultOrdering: 'name',
+  pageSizes: [25, 50, 100, 200],
+  defaultPageSize: 50,
+} as const satisfies ListDefinition<Record<string, 'string' | 'numbers'>>;
+
+export const createCompany = (data: Camelize<CompanyCreate>) =>
+  http.post<CompanyWire>('/api/companies/', { data, notifyErrors: false });
+export const updateCompany = (id: number, data: Camelize<CompanyUpdate>) =>
+  http.put<CompanyWire>(`/api/companies/${id}/`, { data, notifyErrors: false });
+
+export const fetchSsoSettings = (id: number, signal?: AbortSignal) =>
+  http.get<SsoSettingsWire>(`/api/companies/${id}/sso/`, { signal });
+export const saveSsoSettings = (id: number, data: Camelize<SsoSettingsUpdate>) =>
+  http.put<SsoSettingsWire>(`/api/companies/${id}/sso/`, { data, notifyErrors: false });
+
+/** Roles of one company, for the single sign-on default role (needs the users permission). */
+export const fetchCompanyRoles = (companyId: number, signal?: AbortSignal) =>
+  http.post<ListAnswer<RoleWire>>('/api/roles/check/', {
+    params: { pageSize: 500 },
+    data: { companyId: [companyId] },
+    signal,
+    notifyErrors: false,
+  });
+
+/** The signed-in user's own record: whether it sees all companies (the current user's data does not say). */
+export const fetchOwnUser = (id: number, signal?: AbortSignal) =>
+  http.get<UserWire>(`/api/users/${id}/`, { signal, notifyErrors: false });
+
+export const createUnit = (data: Camelize<UnitCreate>) =>
+  http.post<UnitWire>('/api/units/', { data, notifyErrors: false });
+export const updateUnit = (id: number, data: Camelize<UnitUpdate>) =>
+  http.put<UnitWire>(`/api/units/${id}/`, { data, notifyErrors: false });
+export const deleteUnit = (id: number) => http.delete<null>(`/api/units/${id}/`);
