@@ -11,7 +11,9 @@ import { installAuthHooks } from './modules/auth/auth.hooks';
 import { registerAuth } from './modules/auth/auth.routes';
 import { secretSafeSerializers, withSecretsRedacted } from './modules/auth/log-redaction';
 import { registerCompanies } from './modules/companies/companies.routes';
+import { registerEvents } from './modules/events/events.routes';
 import { registerHealth } from './modules/health/health.routes';
+import { registerIngest } from './modules/ingest/ingest.routes';
 import { registerJobs } from './modules/jobs/jobs.module';
 import { registerMail } from './modules/mail/mail.routes';
 import type { Mailer } from './modules/mail/mail.transport';
@@ -60,6 +62,8 @@ const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
   registerRoles,
   registerUnits,
   registerSessions,
+  registerIngest,
+  registerEvents,
 ];
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,100}$/;

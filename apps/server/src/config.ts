@@ -109,6 +109,20 @@ const configSchema = z.object({
     .min(0, 'must be a whole number of milliseconds from 0 to 3600000')
     .max(3_600_000, 'must be a whole number of milliseconds from 0 to 3600000')
     .default(1000),
+  /** Largest ingest request body in bytes; larger ones are answered 413. */
+  INGEST_MAX_BODY_BYTES: z.coerce
+    .number({ message: 'must be a whole number of bytes from 1024 to 1073741824' })
+    .int('must be a whole number of bytes from 1024 to 1073741824')
+    .min(1024, 'must be a whole number of bytes from 1024 to 1073741824')
+    .max(1_073_741_824, 'must be a whole number of bytes from 1024 to 1073741824')
+    .default(20 * 1024 * 1024),
+  /** Longest line of a JSON-lines ingest body in bytes; longer lines are refused with a reason. */
+  INGEST_MAX_LINE_BYTES: z.coerce
+    .number({ message: 'must be a whole number of bytes from 256 to 67108864' })
+    .int('must be a whole number of bytes from 256 to 67108864')
+    .min(256, 'must be a whole number of bytes from 256 to 67108864')
+    .max(67_108_864, 'must be a whole number of bytes from 256 to 67108864')
+    .default(1024 * 1024),
 });
 
 export interface Config {
@@ -143,6 +157,8 @@ export interface Config {
   /** Poll interval of the job runner; 0 means this process runs no jobs by itself. */
   jobsPollMs: number;
   authCacheSeconds: number;
+  ingestMaxBodyBytes: number;
+  ingestMaxLineBytes: number;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -201,5 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: c.MAIL_FROM,
     jobsPollMs: c.JOBS_POLL_MS,
     authCacheSeconds: c.AUTH_CACHE_SECONDS,
+    ingestMaxBodyBytes: c.INGEST_MAX_BODY_BYTES,
+    ingestMaxLineBytes: c.INGEST_MAX_LINE_BYTES,
   };
 }

@@ -16,7 +16,7 @@ let t: TestApp;
 let alpha: number;
 let beta: number;
 let provider: number;
-const fixtures: Record<'alpha' | 'beta', Record<string, number>> = { alpha: {}, beta: {} };
+const fixtures: Record<'alpha' | 'beta', Record<string, number | string>> = { alpha: {}, beta: {} };
 
 /** Routes open to anyone: each must be meant to be public. */
 const expectedPublic = new Set([
@@ -28,6 +28,10 @@ const expectedPublic = new Set([
   'GET /api/sso/providers/',
   'GET /api/sso/login/',
   'GET /api/sso/callback/',
+  // Sensors post events with an ingest key (Authorization: Bearer), checked by the routes themselves.
+  'POST /api/ingest/network/',
+  'POST /api/ingest/endpoint/',
+  'POST /api/ingest/mail/',
 ]);
 
 /**
@@ -50,6 +54,13 @@ function fixtureKey(url: string): string | null {
   if (url.startsWith('/api/units/')) return 'unit';
   if (url.startsWith('/api/companies/')) return 'company';
   if (url.startsWith('/api/users/')) return 'user';
+  if (url.startsWith('/api/ingest/tokens/')) return 'ingest_token';
+  if (url.endsWith('/download/') && url.startsWith('/api/warehouse/')) return 'warehouse_sha256';
+  if (url.startsWith('/api/warehouse/hashes/') || url.startsWith('/api/warehouse/')) return 'warehouse_hash';
+  if (url.startsWith('/api/network/')) return 'network';
+  if (url.startsWith('/api/eclipse_events/')) return 'endpoint';
+  if (url.startsWith('/api/mailing/')) return 'mail';
+  if (url.startsWith('/api/attaches/')) return 'attachment';
   return null;
 }
 
@@ -96,8 +107,33 @@ beforeAll(async () => {
     await t.db.query(
       sql`INSERT INTO system_logs (company_id, action, object_type, object_repr) VALUES (${company}, 'create', 'alert', ${`${side} row`})`,
     );
+    Object.assign(fixtures[side], await eventFixtures(company, side));
   }
 });
+
+/** One stored event of each kind, an ingest token and a warehouse file for a company. */
+async function eventFixtures(company: number, side: string): Promise<Record<string, number | string>> {
+  const one = async (query: ReturnType<typeof sql>) => Number((await t.db.query<{ id: number }>(query)).rows[0]!.id);
+  const sha256 = (side === 'alpha' ? 'a' : 'b').repeat(64);
+  await t.db.query(sql`INSERT INTO warehouse_files (sha256, md5, sha1, size, detected_type, content)
+    VALUES (${sha256}, ${'0'.repeat(32)}, ${'0'.repeat(40)}, 1, 'unknown', '\\x00'::bytea)`);
+  return {
+    ingest_token: await one(sql`INSERT INTO ingest_tokens (company_id, name, key_hash, key_prefix)
+      VALUES (${company}, 'fixture', ${`hash-${side}`}, 'vgi_x') RETURNING id`),
+    network: await one(sql`INSERT INTO network_events (company_id, ts, batch_id, event_type, event, raw)
+      VALUES (${company}, now(), 1, 'flow', '{}', '{}') RETURNING id`),
+    endpoint: await one(sql`INSERT INTO endpoint_events (company_id, ts, batch_id, source_format, event, raw)
+      VALUES (${company}, now(), 1, 'ecs', '{}', '{}') RETURNING id`),
+    mail: await one(sql`INSERT INTO mail_messages (company_id, ts, batch_id, event)
+      VALUES (${company}, now(), 1, '{}') RETURNING id`),
+    attachment:
+      await one(sql`INSERT INTO mail_attachments (company_id, ts, mail_id, content_type, size, md5, sha1, sha256, detected_type)
+      VALUES (${company}, now(), 1, 'application/octet-stream', 1, '', '', ${sha256}, 'unknown') RETURNING id`),
+    warehouse_hash: await one(sql`INSERT INTO warehouse_hashes (company_id, sha256, sightings, sources)
+      VALUES (${company}, ${sha256}, 1, '{mail}') RETURNING id`),
+    warehouse_sha256: sha256,
+  };
+}
 afterAll(async () => {
   await t?.close();
 });

@@ -11,3 +11,4 @@ export * from './sso';
 export * from './mail';
 export * from './auth';
 export * from './events';
+export * from './ingest';

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase, type Database } from '../db/database';
 import { currentMigration, migrate, readMigrations } from '../db/migrate';
+import { pruneEvents } from '../modules/events/retention';
 import { appVersion } from '../version';
 import { createAdmin, resetPassword, unlock } from './user-commands';
 
@@ -45,6 +46,17 @@ export function buildCli(): Command {
       for (const m of readMigrations()) {
         console.log(`${current !== null && m.version <= current ? 'applied' : 'pending'}  ${m.version}  ${m.name}`);
       }
+    });
+
+  const events = program.command('events').description('stored events');
+  events
+    .command('prune')
+    .description("drop events older than their company's retention (companies.retention_days)")
+    .action(async () => {
+      const result = await withDatabase((db) => pruneEvents(db));
+      console.log(
+        `Dropped ${result.droppedPartitions.length} partition(s)${result.droppedPartitions.length ? ` (${result.droppedPartitions.join(', ')})` : ''} and deleted ${result.deletedRows} row(s).`,
+      );
     });
 
   const admin = program.command('admin').description('administrators');

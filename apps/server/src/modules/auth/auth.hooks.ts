@@ -18,6 +18,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A write that cannot change who anyone is or may do (event ingest): it keeps the identity cache. */
     identityNeutral?: boolean;
+    /**
+     * The route checks its own `Authorization: Bearer <key>` (event ingest from sensors) and
+     * ignores cookies entirely, so no anti-forgery check and no session lookup apply to it.
+     */
+    bearerKey?: boolean;
   }
 }
 
@@ -98,6 +103,7 @@ export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
 
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
+    if (request.routeOptions.config?.bearerKey) return;
     const authorization = request.headers.authorization ?? '';
     const usesToken = tokenScheme.test(authorization);
     if (unsafeMethods.has(request.method) && !usesToken) {

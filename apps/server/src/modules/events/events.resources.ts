@@ -1,0 +1,330 @@
+import {
+  endpointEventFiltersSchema,
+  mailAttachmentFiltersSchema,
+  mailMessageFiltersSchema,
+  networkEventFiltersSchema,
+  warehouseFileFiltersSchema,
+  warehouseHashFiltersSchema,
+  type EndpointEventFilters,
+  type MailAttachmentFilters,
+  type MailAttachmentItem,
+  type MailMessageFilters,
+  type NetworkEventFilters,
+  type StoredEventItem,
+  type WarehouseFile,
+  type WarehouseFileFilters,
+  type WarehouseHash,
+  type WarehouseHashFilters,
+} from '@vigil/contract';
+import { sql, type SqlFragment } from '../../db/sql';
+import { filter, type ListResource, type OrderingField } from '../../list/list-engine';
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+/** Address or CIDR block: `column <<= ANY(…)` (an address alone is its own /32 or /128). */
+const ipFilter = (column: SqlFragment) => (value: string | string[]) => {
+  const values = list(value);
+  return values.length === 0 ? null : sql`${column} <<= ANY(${values}::inet[])`;
+};
+const ipEither = (a: SqlFragment, b: SqlFragment) => (value: string | string[]) => {
+  const values = list(value);
+  return values.length === 0 ? null : sql`(${a} <<= ANY(${values}::inet[]) OR ${b} <<= ANY(${values}::inet[]))`;
+};
+const contains = (column: SqlFragment) => (value: string) => filter.search(column)(value);
+
+/** Filters every time-partitioned event resource shares. */
+function timeFilters(alias: string) {
+  const col = (name: string) => sql.raw(`${alias}.${name}`);
+  return {
+    ts_from: filter.gte<string>(col('ts'), 'timestamptz'),
+    ts_to: filter.lte<string>(col('ts'), 'timestamptz'),
+    company_id: filter.in<number>(col('company_id'), 'int8'),
+    batch_id: filter.in<number>(col('batch_id'), 'int8'),
+  };
+}
+
+function timeOrderings(alias: string): Record<string, OrderingField> {
+  return {
+    ts: { expr: sql.raw(`${alias}.ts`), type: 'timestamptz' },
+    id: { expr: sql.raw(`${alias}.id`), type: 'int8' },
+  };
+}
+
+export interface StoredEventRow {
+  id: number;
+  company_id: number;
+  ts: Date;
+  batch_id: number;
+  event: Record<string, unknown>;
+  raw?: Record<string, unknown>;
+}
+
+export function toStoredEvent(row: StoredEventRow): StoredEventItem {
+  return {
+    id: Number(row.id),
+    company_id: Number(row.company_id),
+    ts: iso(row.ts),
+    batch_id: Number(row.batch_id),
+    event: row.event,
+    ...(row.raw === undefined ? {} : { raw: row.raw }),
+  };
+}
+
+export const networkEventList: ListResource<StoredEventRow, NetworkEventFilters, StoredEventItem> = {
+  from: sql`network_events e`,
+  select: sql`e.id, e.company_id, e.ts, e.batch_id, e.event`,
+  tenantColumn: sql`e.company_id`,
+  idField: { expr: sql`e.id`, type: 'int8' },
+  filtersSchema: networkEventFiltersSchema,
+  filters: {
+    ...timeFilters('e'),
+    search: filter.search(sql`e.signature`, sql`e.http_hostname`, sql`e.dns_rrname`, sql`e.tls_sni`, sql`e.http_url`),
+    event_type: filter.in(sql`e.event_type`, 'text'),
+    src_ip: ipFilter(sql`e.src_ip`),
+    dest_ip: ipFilter(sql`e.dest_ip`),
+    ip: ipEither(sql`e.src_ip`, sql`e.dest_ip`),
+    src_port: filter.in(sql`e.src_port`, 'int4'),
+    dest_port: filter.in(sql`e.dest_port`, 'int4'),
+    proto: filter.in(sql`e.proto`, 'text'),
+    app_proto: filter.in(sql`e.app_proto`, 'text'),
+    signature_id: filter.in(sql`e.signature_id`, 'int8'),
+    severity: filter.in(sql`e.severity`, 'text'),
+    sensor: filter.in(sql`e.sensor`, 'text'),
+    community_id: filter.eq(sql`e.community_id`),
+    dns_rrname: contains(sql`e.dns_rrname`),
+    http_hostname: contains(sql`e.http_hostname`),
+    tls_sni: contains(sql`e.tls_sni`),
+    file_sha256: filter.eq(sql`e.file_sha256`),
+  },
+  orderings: timeOrderings('e'),
+  defaultOrdering: ['-ts'],
+  toItem: toStoredEvent,
+};
+
+export const endpointEventList: ListResource<StoredEventRow, EndpointEventFilters, StoredEventItem> = {
+  from: sql`endpoint_events e`,
+  select: sql`e.id, e.company_id, e.ts, e.batch_id, e.event`,
+  tenantColumn: sql`e.company_id`,
+  idField: { expr: sql`e.id`, type: 'int8' },
+  filtersSchema: endpointEventFiltersSchema,
+  filters: {
+    ...timeFilters('e'),
+    search: filter.search(
+      sql`e.host_name`,
+      sql`e.process_name`,
+      sql`e.command_line`,
+      sql`e.user_name`,
+      sql`e.file_path`,
+    ),
+    source_format: filter.in(sql`e.source_format`, 'text'),
+    host_name: filter.in(sql`e.host_name`, 'text'),
+    action: filter.in(sql`e.action`, 'text'),
+    event_code: filter.in(sql`e.event_code`, 'text'),
+    outcome: filter.in(sql`e.outcome`, 'text'),
+    process_name: filter.in(sql`e.process_name`, 'text'),
+    parent_name: filter.in(sql`e.parent_name`, 'text'),
+    user_name: filter.in(sql`e.user_name`, 'text'),
+    hash: (value) => sql`(e.process_sha256 = ${value} OR e.file_sha256 = ${value}
+      OR e.event #>> '{process,hash,md5}' = ${value} OR e.event #>> '{process,hash,sha1}' = ${value}
+      OR e.event #>> '{file,hash,md5}' = ${value} OR e.event #>> '{file,hash,sha1}' = ${value})`,
+    src_ip: ipFilter(sql`e.src_ip`),
+    dest_ip: ipFilter(sql`e.dest_ip`),
+    dest_port: filter.in(sql`e.dest_port`, 'int4'),
+    registry_path: contains(sql`e.registry_path`),
+    dns_question: contains(sql`e.dns_question`),
+  },
+  orderings: timeOrderings('e'),
+  defaultOrdering: ['-ts'],
+  toItem: toStoredEvent,
+};
+
+export const mailMessageList: ListResource<StoredEventRow, MailMessageFilters, StoredEventItem> = {
+  from: sql`mail_messages e`,
+  // Bodies only on the detail page.
+  select: sql`e.id, e.company_id, e.ts, e.batch_id, e.event - 'text' - 'html' AS event`,
+  tenantColumn: sql`e.company_id`,
+  idField: { expr: sql`e.id`, type: 'int8' },
+  filtersSchema: mailMessageFiltersSchema,
+  filters: {
+    ...timeFilters('e'),
+    search: (value) =>
+      sql.or([
+        filter.search(sql`e.subject`, sql`e.sender`)(value),
+        sql`EXISTS (SELECT 1 FROM unnest(e.recipients) r WHERE r ILIKE ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+      ]),
+    sender: contains(sql`e.sender`),
+    recipient: (value) =>
+      sql`EXISTS (SELECT 1 FROM unnest(e.recipients) r WHERE r ILIKE ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+    subject: contains(sql`e.subject`),
+    spf: filter.in(sql`e.spf`, 'text'),
+    dkim: filter.in(sql`e.dkim`, 'text'),
+    dmarc: filter.in(sql`e.dmarc`, 'text'),
+    has_attachments: (value) => (value ? sql`e.attachment_count > 0` : sql`e.attachment_count = 0`),
+    url: (value) =>
+      sql`EXISTS (SELECT 1 FROM unnest(e.urls) u WHERE u ILIKE ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+  },
+  orderings: timeOrderings('e'),
+  defaultOrdering: ['-ts'],
+  toItem: toStoredEvent,
+};
+
+export interface MailAttachmentRow {
+  id: number;
+  company_id: number;
+  ts: Date;
+  mail_id: number;
+  filename: string | null;
+  content_type: string;
+  size: number;
+  md5: string;
+  sha1: string;
+  sha256: string;
+  detected_type: string;
+  inline: boolean;
+}
+
+export function toMailAttachment(row: MailAttachmentRow): MailAttachmentItem {
+  return {
+    id: Number(row.id),
+    company_id: Number(row.company_id),
+    ts: iso(row.ts),
+    mail_id: Number(row.mail_id),
+    filename: row.filename,
+    content_type: row.content_type,
+    size: Number(row.size),
+    md5: row.md5,
+    sha1: row.sha1,
+    sha256: row.sha256,
+    detected_type: row.detected_type,
+    inline: row.inline,
+  };
+}
+
+export const mailAttachmentList: ListResource<MailAttachmentRow, MailAttachmentFilters, MailAttachmentItem> = {
+  from: sql`mail_attachments a`,
+  select: sql`a.id, a.company_id, a.ts, a.mail_id, a.filename, a.content_type, a.size, a.md5, a.sha1, a.sha256, a.detected_type, a.inline`,
+  tenantColumn: sql`a.company_id`,
+  idField: { expr: sql`a.id`, type: 'int8' },
+  filtersSchema: mailAttachmentFiltersSchema,
+  filters: {
+    ts_from: filter.gte<string>(sql`a.ts`, 'timestamptz'),
+    ts_to: filter.lte<string>(sql`a.ts`, 'timestamptz'),
+    company_id: filter.in<number>(sql`a.company_id`, 'int8'),
+    batch_id: (value) =>
+      sql`a.mail_id IN (SELECT m.id FROM mail_messages m WHERE m.company_id = a.company_id AND m.batch_id = ANY(${list(value)}::int8[]))`,
+    search: filter.search(sql`a.filename`, sql`a.content_type`),
+    mail_id: filter.in(sql`a.mail_id`, 'int8'),
+    hash: (value) => sql`(a.sha256 = ${value} OR a.md5 = ${value} OR a.sha1 = ${value})`,
+    detected_type: filter.in(sql`a.detected_type`, 'text'),
+    filename: contains(sql`a.filename`),
+  },
+  orderings: { ...timeOrderings('a'), size: { expr: sql`a.size`, type: 'int8' } },
+  defaultOrdering: ['-ts'],
+  toItem: toMailAttachment,
+};
+
+export interface WarehouseRow {
+  id: number;
+  company_id: number;
+  sha256: string;
+  md5: string | null;
+  sha1: string | null;
+  size: number | null;
+  detected_type: string | null;
+  filename: string | null;
+  sources: string[];
+  sightings: number;
+  last_event_kind: string | null;
+  last_event_id: number | null;
+  stored: boolean;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+export function toWarehouseFile(row: WarehouseRow): WarehouseFile {
+  return {
+    id: Number(row.id),
+    company_id: Number(row.company_id),
+    sha256: row.sha256,
+    md5: row.md5 ?? '',
+    sha1: row.sha1 ?? '',
+    size: Number(row.size ?? 0),
+    detected_type: row.detected_type ?? 'unknown',
+    filename: row.filename,
+    sightings: Number(row.sightings),
+    first_seen: iso(row.first_seen),
+    last_seen: iso(row.last_seen),
+  };
+}
+
+export function toWarehouseHash(row: WarehouseRow): WarehouseHash {
+  return {
+    id: Number(row.id),
+    company_id: Number(row.company_id),
+    sha256: row.sha256,
+    md5: row.md5,
+    sha1: row.sha1,
+    filename: row.filename,
+    sources: row.sources,
+    sightings: Number(row.sightings),
+    last_event_kind: row.last_event_kind,
+    last_event_id: row.last_event_id === null ? null : Number(row.last_event_id),
+    stored: row.stored,
+    first_seen: iso(row.first_seen),
+    last_seen: iso(row.last_seen),
+  };
+}
+
+const warehouseSelect = sql`h.id, h.company_id, h.sha256, coalesce(f.md5, h.md5) AS md5, coalesce(f.sha1, h.sha1) AS sha1,
+  f.size, f.detected_type, h.filename, h.sources, h.sightings, h.last_event_kind, h.last_event_id,
+  f.id IS NOT NULL AS stored, h.first_seen, h.last_seen`;
+
+const seenOrderings: Record<string, OrderingField> = {
+  last_seen: { expr: sql`h.last_seen`, type: 'timestamptz' },
+  first_seen: { expr: sql`h.first_seen`, type: 'timestamptz' },
+  sightings: { expr: sql`h.sightings`, type: 'int8' },
+  id: { expr: sql`h.id`, type: 'int8' },
+};
+
+/** Files in the warehouse as each company sees them: one row per company that holds the file. */
+export const warehouseFileList: ListResource<WarehouseRow, WarehouseFileFilters, WarehouseFile> = {
+  from: sql`warehouse_hashes h JOIN warehouse_files f ON f.sha256 = h.sha256`,
+  select: warehouseSelect,
+  tenantColumn: sql`h.company_id`,
+  idField: { expr: sql`h.id`, type: 'int8' },
+  filtersSchema: warehouseFileFiltersSchema,
+  filters: {
+    company_id: filter.in(sql`h.company_id`, 'int8'),
+    search: filter.search(sql`h.filename`, sql`h.sha256`),
+    hash: (value) => sql`(f.sha256 = ${value} OR f.md5 = ${value} OR f.sha1 = ${value})`,
+    detected_type: filter.in(sql`f.detected_type`, 'text'),
+    size_min: filter.gte(sql`f.size`, 'int8'),
+    size_max: filter.lte(sql`f.size`, 'int8'),
+    last_seen_from: filter.gte(sql`h.last_seen`, 'timestamptz'),
+    last_seen_to: filter.lte(sql`h.last_seen`, 'timestamptz'),
+  },
+  orderings: { ...seenOrderings, size: { expr: sql`f.size`, type: 'int8' } },
+  defaultOrdering: ['-last_seen'],
+  toItem: toWarehouseFile,
+};
+
+/** Which company saw which hash, where and how often (with or without the bytes). */
+export const warehouseHashList: ListResource<WarehouseRow, WarehouseHashFilters, WarehouseHash> = {
+  from: sql`warehouse_hashes h LEFT JOIN warehouse_files f ON f.sha256 = h.sha256`,
+  select: warehouseSelect,
+  tenantColumn: sql`h.company_id`,
+  idField: { expr: sql`h.id`, type: 'int8' },
+  filtersSchema: warehouseHashFiltersSchema,
+  filters: {
+    company_id: filter.in(sql`h.company_id`, 'int8'),
+    search: filter.search(sql`h.filename`, sql`h.sha256`),
+    hash: (value) => sql`(h.sha256 = ${value} OR h.md5 = ${value} OR h.sha1 = ${value})`,
+    source: (value) => sql`h.sources && ${list(value)}::text[]`,
+    last_seen_from: filter.gte(sql`h.last_seen`, 'timestamptz'),
+    last_seen_to: filter.lte(sql`h.last_seen`, 'timestamptz'),
+  },
+  orderings: seenOrderings,
+  defaultOrdering: ['-last_seen'],
+  toItem: toWarehouseHash,
+};

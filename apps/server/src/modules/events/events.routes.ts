@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { sql, type SqlFragment } from '../../db/sql';
+import { requireActor } from '../../http/actor';
+import { notFound } from '../../http/errors';
+import { pathId } from '../../http/params';
+import { tenantCondition } from '../../http/tenancy';
+import { registerListRoutes } from '../../list/list-routes';
+import type { ListResource } from '../../list/list-engine';
+import {
+  endpointEventList,
+  mailAttachmentList,
+  mailMessageList,
+  networkEventList,
+  toMailAttachment,
+  toStoredEvent,
+  toWarehouseFile,
+  toWarehouseHash,
+  warehouseFileList,
+  warehouseHashList,
+  type MailAttachmentRow,
+  type StoredEventRow,
+  type WarehouseRow,
+} from './events.resources';
+
+const sha256Param = z.object({ id: z.string().regex(/^[0-9a-fA-F]{64}$/) });
+
+/** Stored events and the warehouse: list, count and detail of each, and file download. */
+export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const publicUrl = deps.config.publicUrl;
+
+  const detail = <R, F extends Record<string, unknown>, O>(
+    basename: string,
+    resource: ListResource<R, F, O>,
+    find: (id: number, tenant: (column: SqlFragment) => SqlFragment) => Promise<O | null>,
+  ) => {
+    registerListRoutes(app, resource, { apiBase: `/api/${basename}/`, basename, db, publicUrl });
+    app.get(`/api/${basename}/:id/`, { config: { permission: { basename, action: 'view' } } }, async (request) => {
+      const scope = requireActor(request).scope;
+      const found = await find(pathId(request.params), (column) => tenantCondition(scope, column));
+      if (!found) throw notFound();
+      return found;
+    });
+  };
+
+  const eventDetail = (table: 'network_events' | 'endpoint_events' | 'mail_messages', withRaw: boolean) => {
+    return async (id: number, tenant: (column: SqlFragment) => SqlFragment) => {
+      const raw = withRaw ? sql`, e.raw` : sql``;
+      const { rows } = await db.query<StoredEventRow>(
+        sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event${raw} FROM ${sql.ident(table)} e
+            WHERE e.id = ${id} AND ${tenant(sql`e.company_id`)}`,
+      );
+      return rows[0] ? toStoredEvent(rows[0]) : null;
+    };
+  };
+
+  detail('network', networkEventList, eventDetail('network_events', true));
+  detail('eclipse_events', endpointEventList, eventDetail('endpoint_events', true));
+  detail('mailing', mailMessageList, eventDetail('mail_messages', false));
+  detail('attaches', mailAttachmentList, async (id, tenant) => {
+    const { rows } = await db.query<MailAttachmentRow>(
+      sql`SELECT a.id, a.company_id, a.ts, a.mail_id, a.filename, a.content_type, a.size, a.md5, a.sha1, a.sha256,
+                 a.detected_type, a.inline
+          FROM mail_attachments a WHERE a.id = ${id} AND ${tenant(sql`a.company_id`)}`,
+    );
+    return rows[0] ? toMailAttachment(rows[0]) : null;
+  });
+  const warehouseRow = async (id: number, tenant: (column: SqlFragment) => SqlFragment, stored: boolean) => {
+    const { rows } = await db.query<WarehouseRow>(
+      sql`SELECT ${warehouseFileList.select} FROM warehouse_hashes h
+          ${stored ? sql`JOIN` : sql`LEFT JOIN`} warehouse_files f ON f.sha256 = h.sha256
+          WHERE h.id = ${id} AND ${tenant(sql`h.company_id`)}`,
+    );
+    return rows[0] ?? null;
+  };
+  detail('warehouse/hashes', warehouseHashList, async (id, tenant) => {
+    const row = await warehouseRow(id, tenant, false);
+    return row ? toWarehouseHash(row) : null;
+  });
+  detail('warehouse', warehouseFileList, async (id, tenant) => {
+    const row = await warehouseRow(id, tenant, true);
+    return row ? toWarehouseFile(row) : null;
+  });
+
+  // The bytes of a file, for a hash one of the caller's companies has seen.
+  app.get(
+    '/api/warehouse/:id/download/',
+    { config: { permission: { basename: 'warehouse', action: 'download' } } },
+    async (request, reply) => {
+      const parsed = sha256Param.safeParse(request.params);
+      if (!parsed.success) throw notFound();
+      const sha256 = parsed.data.id.toLowerCase();
+      const scope = requireActor(request).scope;
+      const { rows } = await db.query<{ content: Uint8Array; detected_type: string }>(sql`
+        SELECT f.content, f.detected_type FROM warehouse_files f
+        WHERE f.sha256 = ${sha256}
+          AND EXISTS (SELECT 1 FROM warehouse_hashes h WHERE h.sha256 = f.sha256 AND ${tenantCondition(scope, sql`h.company_id`)})`);
+      const row = rows[0];
+      if (!row) throw notFound();
+      reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-disposition', `attachment; filename="${sha256}.bin"`)
+        .header('x-content-type-options', 'nosniff');
+      return reply.send(Buffer.from(row.content));
+    },
+  );
+}

@@ -1,0 +1,213 @@
+import {
+  ingestAnswerSchema,
+  ingestTokenCreateSchema,
+  ingestTokenCreatedSchema,
+  ingestTokenSchema,
+} from '@vigil/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app';
+import { requireActor } from '../../http/actor';
+import { HttpError, notFound, parseOrThrow, ValidationError } from '../../http/errors';
+import { pathId } from '../../http/params';
+import { inScope } from '../../http/tenancy';
+import { registerListRoutes } from '../../list/list-routes';
+import { auditContextOf, recordAudit } from '../audit/audit.repository';
+import { runBatch, type BatchInput } from '../pipeline/run-batch';
+import { parseEndpointLines, parseEveLines, parseMail, type LineResult } from './parsers';
+import {
+  createIngestToken,
+  findIngestToken,
+  ingestTokenList,
+  resolveIngestKey,
+  revokeIngestToken,
+  toIngestToken,
+  type IngestCaller,
+} from './tokens.repository';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The company and token behind a valid ingest key (ingest routes only). */
+    ingestCaller: IngestCaller | null;
+  }
+}
+
+const bearer = /^Bearer\s+([A-Za-z0-9._~+/=-]{1,200})\s*$/i;
+const idempotencyPattern = /^[\x21-\x7e]{1,200}$/;
+
+const invalidKey = () =>
+  new HttpError(401, 'The ingest key is missing, not valid, or has been revoked.', 'invalid_ingest_key');
+
+function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const value = request.headers['idempotency-key'];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !idempotencyPattern.test(value)) {
+    throw ValidationError.field('idempotency_key', 'The Idempotency-Key header must be 1 to 200 printable characters.');
+  }
+  return value;
+}
+
+function bodyBytes(body: unknown): Buffer {
+  if (Buffer.isBuffer(body)) return body;
+  if (body === undefined || body === null) return Buffer.alloc(0);
+  if (typeof body === 'string') return Buffer.from(body);
+  throw new HttpError(415, 'Send the events as the raw request body.', 'unsupported_media_type');
+}
+
+function split<T>(results: LineResult<T>[]): { events: T[]; rejected: { line: number; reason: string }[] } {
+  const events: T[] = [];
+  const rejected: { line: number; reason: string }[] = [];
+  for (const r of results) {
+    if (r.ok) events.push(r.event);
+    else rejected.push({ line: r.line, reason: r.reason });
+  }
+  return { events, rejected };
+}
+
+/** Ingest tokens (`appliances` permissions) and the three ingest endpoints sensors post to. */
+export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db, config } = deps;
+
+  registerListRoutes(app, ingestTokenList, {
+    apiBase: '/api/ingest/tokens/',
+    basename: 'appliances',
+    db,
+    publicUrl: config.publicUrl,
+  });
+
+  app.post(
+    '/api/ingest/tokens/',
+    {
+      config: { permission: { basename: 'appliances', action: 'add' } },
+      schema: { response: { 201: ingestTokenCreatedSchema } },
+    },
+    async (request, reply) => {
+      const actor = requireActor(request);
+      const input = parseOrThrow(ingestTokenCreateSchema, request.body ?? {});
+      const companyId = input.company_id ?? actor.companyId;
+      if (!inScope(actor.scope, companyId))
+        throw ValidationError.field('company_id', `No company with id ${companyId}.`);
+      const created = await db.transaction(async (tx) => {
+        const made = await createIngestToken(tx, { companyId, name: input.name, createdBy: actor.userId });
+        await recordAudit(tx, auditContextOf(request), {
+          action: 'create',
+          objectType: 'ingest_token',
+          objectId: made.row.id,
+          objectRepr: made.row.name,
+          companyId,
+          after: { name: made.row.name, key_prefix: made.row.key_prefix, company_id: companyId },
+        });
+        return made;
+      });
+      reply.status(201);
+      return { ...toIngestToken(created.row), key: created.key };
+    },
+  );
+
+  app.get(
+    '/api/ingest/tokens/:id/',
+    {
+      config: { permission: { basename: 'appliances', action: 'view' } },
+      schema: { response: { 200: ingestTokenSchema } },
+    },
+    async (request) => {
+      const token = await findIngestToken(db, requireActor(request).scope, pathId(request.params));
+      if (!token) throw notFound();
+      return toIngestToken(token);
+    },
+  );
+
+  app.delete(
+    '/api/ingest/tokens/:id/',
+    { config: { permission: { basename: 'appliances', action: 'delete' } } },
+    async (request, reply) => {
+      const actor = requireActor(request);
+      const id = pathId(request.params);
+      await db.transaction(async (tx) => {
+        const token = await findIngestToken(tx, actor.scope, id);
+        if (!token) throw notFound();
+        await revokeIngestToken(tx, id);
+        await recordAudit(tx, auditContextOf(request), {
+          action: 'delete',
+          objectType: 'ingest_token',
+          objectId: id,
+          objectRepr: token.name,
+          companyId: Number(token.company_id),
+          before: { revoked_at: token.revoked_at },
+          after: { revoked_at: new Date() },
+        });
+      });
+      reply.status(204);
+    },
+  );
+
+  // The ingest endpoints live in their own scope: they read every body as raw bytes.
+  await app.register(async (scope) => {
+    scope.decorateRequest('ingestCaller', null);
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.ingestMaxBodyBytes }, (_req, body, done) =>
+      done(null, body),
+    );
+    const routeOptions = {
+      config: { public: true, identityNeutral: true, bearerKey: true },
+      bodyLimit: config.ingestMaxBodyBytes,
+      schema: { response: { 200: ingestAnswerSchema } },
+      preHandler: async (request: FastifyRequest) => {
+        const match = bearer.exec(request.headers.authorization ?? '');
+        const caller = match?.[1] ? await resolveIngestKey(db, match[1]) : null;
+        if (!caller) throw invalidKey();
+        request.ingestCaller = caller;
+      },
+    };
+    const callerOf = (request: FastifyRequest): IngestCaller => {
+      if (!request.ingestCaller) throw invalidKey();
+      return request.ingestCaller;
+    };
+    const answer = async (input: BatchInput) => {
+      const result = await runBatch(db, input);
+      return { accepted: result.accepted, rejected: result.rejected, batch_id: result.batch_id };
+    };
+    const lineOptions = { maxLineBytes: config.ingestMaxLineBytes };
+
+    scope.post('/api/ingest/network/', routeOptions, async (request) => {
+      const caller = callerOf(request);
+      const idempotencyKey = idempotencyKeyOf(request);
+      const { events, rejected } = split(parseEveLines(bodyBytes(request.body), lineOptions));
+      return answer({
+        kind: 'network',
+        companyId: caller.companyId,
+        tokenId: caller.tokenId,
+        idempotencyKey,
+        events,
+        rejected,
+      });
+    });
+
+    scope.post('/api/ingest/endpoint/', routeOptions, async (request) => {
+      const caller = callerOf(request);
+      const idempotencyKey = idempotencyKeyOf(request);
+      const { events, rejected } = split(parseEndpointLines(bodyBytes(request.body), lineOptions));
+      return answer({
+        kind: 'endpoint',
+        companyId: caller.companyId,
+        tokenId: caller.tokenId,
+        idempotencyKey,
+        events,
+        rejected,
+      });
+    });
+
+    scope.post('/api/ingest/mail/', routeOptions, async (request) => {
+      const caller = callerOf(request);
+      const idempotencyKey = idempotencyKeyOf(request);
+      const parsed = await parseMail(bodyBytes(request.body), { maxBytes: config.ingestMaxBodyBytes });
+      return answer({
+        kind: 'mail',
+        companyId: caller.companyId,
+        tokenId: caller.tokenId,
+        idempotencyKey,
+        message: parsed.ok ? parsed.message : null,
+        rejected: parsed.ok ? [] : [{ line: 0, reason: parsed.reason }],
+      });
+    });
+  });
+}

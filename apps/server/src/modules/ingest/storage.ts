@@ -1,0 +1,386 @@
+import type { EndpointEvent, NetworkEvent } from '@vigil/contract';
+import type { Database, Queryable } from '../../db/database';
+import { bulkInsert, type BulkColumn } from '../../db/bulk';
+import { sql } from '../../db/sql';
+import type { ParsedMailMessage } from './parsers';
+
+/** Event tables partitioned by month on `ts`. */
+export const eventTables = ['network_events', 'endpoint_events', 'mail_messages', 'mail_attachments'] as const;
+export type EventTable = (typeof eventTables)[number];
+
+/** Months further back than this, or ahead of now by more than one month, go to the DEFAULT partition. */
+const PARTITION_WINDOW_MONTHS_BACK = 24;
+
+const knownPartitions = new Set<string>();
+
+/** First instant (UTC) of the month of an ISO timestamp, as `YYYY-MM-01T00:00:00.000Z`. */
+export function monthOf(ts: string): string {
+  return `${ts.slice(0, 7)}-01T00:00:00.000Z`;
+}
+
+/**
+ * Makes sure the monthly partitions for these timestamps exist, each in its own short
+ * transaction before the batch's (DDL there would hold locks for the whole batch). Months far
+ * from now stay in the DEFAULT partition, so junk dates cannot make thousands of partitions.
+ */
+export async function ensurePartitions(db: Database, table: EventTable, timestamps: Iterable<string>): Promise<void> {
+  const now = new Date();
+  const earliest = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - PARTITION_WINDOW_MONTHS_BACK, 1);
+  const latest = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  const months = new Set<string>();
+  for (const ts of timestamps) {
+    const month = monthOf(ts);
+    const at = Date.parse(month);
+    if (!Number.isFinite(at) || at < earliest || at > latest) continue;
+    if (!knownPartitions.has(`${table}:${month}`)) months.add(month);
+  }
+  for (const month of months) {
+    await db.transaction((tx) => tx.query(sql`SELECT vigil_ensure_month_partition(${table}, ${month}::timestamptz)`));
+    knownPartitions.add(`${table}:${month}`);
+  }
+}
+
+/** Forgets which partitions exist (after retention dropped some). */
+export function forgetPartitions(): void {
+  knownPartitions.clear();
+}
+
+/** `count` fresh ids from a table's sequence, so stored events know their ids before insert. */
+async function nextIds(tx: Queryable, table: EventTable, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const { rows } = await tx.query<{ id: number }>(
+    sql`SELECT nextval(${`${table}_id_seq`}::regclass)::int8 AS id FROM generate_series(1, ${count}::int4)`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+export interface StoredRef<T> {
+  id: number;
+  ts: string;
+  event: T;
+}
+
+const networkColumns: BulkColumn[] = [
+  { name: 'company_id', type: 'int8' },
+  { name: 'ts', type: 'timestamptz' },
+  { name: 'id', type: 'int8' },
+  { name: 'batch_id', type: 'int8' },
+  { name: 'event_type', type: 'text' },
+  { name: 'src_ip', type: 'inet' },
+  { name: 'src_port', type: 'int4' },
+  { name: 'dest_ip', type: 'inet' },
+  { name: 'dest_port', type: 'int4' },
+  { name: 'proto', type: 'text' },
+  { name: 'app_proto', type: 'text' },
+  { name: 'flow_id', type: 'text' },
+  { name: 'community_id', type: 'text' },
+  { name: 'sensor', type: 'text' },
+  { name: 'severity', type: 'text' },
+  { name: 'signature_id', type: 'int8' },
+  { name: 'signature', type: 'text' },
+  { name: 'category', type: 'text' },
+  { name: 'dns_rrname', type: 'text' },
+  { name: 'http_hostname', type: 'text' },
+  { name: 'http_url', type: 'text' },
+  { name: 'tls_sni', type: 'text' },
+  { name: 'file_sha256', type: 'text' },
+  { name: 'event', type: 'jsonb' },
+  { name: 'raw', type: 'jsonb' },
+];
+
+function withoutRaw<T extends { raw: unknown }>(event: T): Omit<T, 'raw'> {
+  const { raw: _raw, ...rest } = event;
+  return rest;
+}
+
+/** The row of a network event in column order of `networkColumns`. */
+export function networkRow(companyId: number, batchId: number, id: number, e: NetworkEvent): unknown[] {
+  return [
+    companyId,
+    e.timestamp,
+    id,
+    batchId,
+    e.event_type,
+    e.src_ip,
+    e.src_port,
+    e.dest_ip,
+    e.dest_port,
+    e.proto,
+    e.app_proto,
+    e.flow_id,
+    e.community_id,
+    e.host,
+    e.severity,
+    e.alert?.signature_id ?? null,
+    e.alert?.signature ?? null,
+    e.alert?.category ?? null,
+    e.dns?.rrname ?? null,
+    e.http?.hostname ?? null,
+    e.http?.url ?? null,
+    e.tls?.sni ?? null,
+    e.fileinfo?.sha256 ?? null,
+    withoutRaw(e),
+    e.raw,
+  ];
+}
+
+export { networkColumns };
+
+/** Stores network events with one bulk statement per chunk; answers them with their ids. */
+export async function storeNetworkEvents(
+  tx: Queryable,
+  companyId: number,
+  batchId: number,
+  events: readonly NetworkEvent[],
+): Promise<StoredRef<NetworkEvent>[]> {
+  const ids = await nextIds(tx, 'network_events', events.length);
+  const rows = events.map((e, i) => networkRow(companyId, batchId, ids[i]!, e));
+  await bulkInsert(tx, 'network_events', networkColumns, rows);
+  return events.map((event, i) => ({ id: ids[i]!, ts: event.timestamp, event }));
+}
+
+const endpointColumns: BulkColumn[] = [
+  { name: 'company_id', type: 'int8' },
+  { name: 'ts', type: 'timestamptz' },
+  { name: 'id', type: 'int8' },
+  { name: 'batch_id', type: 'int8' },
+  { name: 'source_format', type: 'text' },
+  { name: 'host_name', type: 'text' },
+  { name: 'action', type: 'text' },
+  { name: 'event_code', type: 'text' },
+  { name: 'outcome', type: 'text' },
+  { name: 'process_name', type: 'text' },
+  { name: 'process_pid', type: 'int8' },
+  { name: 'command_line', type: 'text' },
+  { name: 'parent_name', type: 'text' },
+  { name: 'process_sha256', type: 'text' },
+  { name: 'user_name', type: 'text' },
+  { name: 'file_path', type: 'text' },
+  { name: 'file_sha256', type: 'text' },
+  { name: 'src_ip', type: 'inet' },
+  { name: 'dest_ip', type: 'inet' },
+  { name: 'dest_port', type: 'int4' },
+  { name: 'registry_path', type: 'text' },
+  { name: 'dns_question', type: 'text' },
+  { name: 'event', type: 'jsonb' },
+  { name: 'raw', type: 'jsonb' },
+];
+
+export function endpointRow(companyId: number, batchId: number, id: number, e: EndpointEvent): unknown[] {
+  return [
+    companyId,
+    e.timestamp,
+    id,
+    batchId,
+    e.source_format,
+    e.host.name,
+    e.event.action,
+    e.event.code,
+    e.event.outcome,
+    e.process?.name ?? null,
+    e.process?.pid ?? null,
+    e.process?.command_line ?? null,
+    e.process?.parent?.name ?? null,
+    e.process?.hash.sha256 ?? null,
+    e.user?.name ?? null,
+    e.file?.path ?? null,
+    e.file?.hash.sha256 ?? null,
+    e.network?.src_ip ?? null,
+    e.network?.dest_ip ?? null,
+    e.network?.dest_port ?? null,
+    e.registry?.path ?? null,
+    e.dns?.question ?? null,
+    withoutRaw(e),
+    e.raw,
+  ];
+}
+
+export { endpointColumns };
+
+export async function storeEndpointEvents(
+  tx: Queryable,
+  companyId: number,
+  batchId: number,
+  events: readonly EndpointEvent[],
+): Promise<StoredRef<EndpointEvent>[]> {
+  const ids = await nextIds(tx, 'endpoint_events', events.length);
+  const rows = events.map((e, i) => endpointRow(companyId, batchId, ids[i]!, e));
+  await bulkInsert(tx, 'endpoint_events', endpointColumns, rows);
+  return events.map((event, i) => ({ id: ids[i]!, ts: event.timestamp, event }));
+}
+
+const mailColumns: BulkColumn[] = [
+  { name: 'company_id', type: 'int8' },
+  { name: 'ts', type: 'timestamptz' },
+  { name: 'id', type: 'int8' },
+  { name: 'batch_id', type: 'int8' },
+  { name: 'message_id', type: 'text' },
+  { name: 'sent_at', type: 'timestamptz' },
+  { name: 'sender', type: 'text' },
+  { name: 'sender_name', type: 'text' },
+  { name: 'recipients', type: 'text[]' },
+  { name: 'subject', type: 'text' },
+  { name: 'spf', type: 'text' },
+  { name: 'dkim', type: 'text' },
+  { name: 'dmarc', type: 'text' },
+  { name: 'urls', type: 'text[]' },
+  { name: 'attachment_count', type: 'int4' },
+  { name: 'size', type: 'int8' },
+  { name: 'event', type: 'jsonb' },
+];
+
+const attachmentColumns: BulkColumn[] = [
+  { name: 'company_id', type: 'int8' },
+  { name: 'ts', type: 'timestamptz' },
+  { name: 'id', type: 'int8' },
+  { name: 'mail_id', type: 'int8' },
+  { name: 'filename', type: 'text' },
+  { name: 'content_type', type: 'text' },
+  { name: 'size', type: 'int8' },
+  { name: 'md5', type: 'text' },
+  { name: 'sha1', type: 'text' },
+  { name: 'sha256', type: 'text' },
+  { name: 'detected_type', type: 'text' },
+  { name: 'inline', type: 'bool' },
+];
+
+/** A stored mail message: the MailMessage (attachments without bytes) with its and its attachments' ids. */
+export interface StoredMail {
+  id: number;
+  ts: string;
+  attachmentIds: number[];
+}
+
+/**
+ * Stores one message, its attachments' metadata, and their bytes in the warehouse (once per
+ * SHA-256 whoever sent them) with a sighting for the company.
+ */
+export async function storeMail(
+  tx: Queryable,
+  companyId: number,
+  batchId: number,
+  ts: string,
+  message: ParsedMailMessage,
+): Promise<StoredMail> {
+  const [id] = await nextIds(tx, 'mail_messages', 1);
+  const recipients = [...message.to, ...message.cc].map((a) => a.address);
+  const event = { ...message, attachments: message.attachments.map(({ content: _content, ...meta }) => meta) };
+  await bulkInsert(tx, 'mail_messages', mailColumns, [
+    [
+      companyId,
+      ts,
+      id,
+      batchId,
+      message.message_id,
+      message.date,
+      message.from?.address ?? null,
+      message.from?.name ?? null,
+      recipients,
+      message.subject,
+      message.headers.spf,
+      message.headers.dkim,
+      message.headers.dmarc,
+      message.urls,
+      message.attachments.length,
+      message.size,
+      event,
+    ],
+  ]);
+  const attachmentIds = await nextIds(tx, 'mail_attachments', message.attachments.length);
+  await bulkInsert(
+    tx,
+    'mail_attachments',
+    attachmentColumns,
+    message.attachments.map((a, i) => [
+      companyId,
+      ts,
+      attachmentIds[i],
+      id,
+      a.filename,
+      a.content_type,
+      a.size,
+      a.md5,
+      a.sha1,
+      a.sha256,
+      a.detected_type,
+      a.inline,
+    ]),
+  );
+  await storeInWarehouse(
+    tx,
+    companyId,
+    ts,
+    message.attachments.map((a) => ({ ...a, eventKind: 'mail' as const, eventId: id! })),
+  );
+  return { id: id!, ts, attachmentIds };
+}
+
+export interface WarehouseInput {
+  sha256: string;
+  md5: string;
+  sha1: string;
+  size: number;
+  detected_type: string;
+  filename: string | null;
+  content: Buffer;
+  eventKind: 'mail' | 'network' | 'endpoint';
+  eventId: number;
+}
+
+/**
+ * Puts file bytes in the warehouse, each SHA-256 once: bytes already held are not sent again,
+ * only their last sighting moves. Then counts the company's sightings of each hash.
+ */
+export async function storeInWarehouse(
+  tx: Queryable,
+  companyId: number,
+  ts: string,
+  files: readonly WarehouseInput[],
+): Promise<void> {
+  if (files.length === 0) return;
+  const unique = new Map<string, WarehouseInput>();
+  const seen = new Map<string, number>();
+  for (const file of files) {
+    if (!unique.has(file.sha256)) unique.set(file.sha256, file);
+    seen.set(file.sha256, (seen.get(file.sha256) ?? 0) + 1);
+  }
+  const hashes = [...unique.keys()];
+  const { rows } = await tx.query<{ sha256: string }>(
+    sql`SELECT sha256 FROM warehouse_files WHERE sha256 = ANY(${hashes}::text[])`,
+  );
+  const held = new Set(rows.map((r) => r.sha256));
+  const fresh = [...unique.values()].filter((f) => !held.has(f.sha256));
+  for (const file of fresh) {
+    await tx.query(sql`
+      INSERT INTO warehouse_files (sha256, md5, sha1, size, detected_type, content, first_seen, last_seen)
+      VALUES (${file.sha256}, ${file.md5}, ${file.sha1}, ${file.size}, ${file.detected_type},
+              decode(${file.content.toString('hex')}, 'hex'), ${ts}::timestamptz, ${ts}::timestamptz)
+      ON CONFLICT (sha256) DO NOTHING`);
+  }
+  if (held.size > 0) {
+    await tx.query(sql`
+      UPDATE warehouse_files SET last_seen = greatest(last_seen, ${ts}::timestamptz)
+      WHERE sha256 = ANY(${[...held]}::text[])`);
+  }
+  const list = [...unique.values()];
+  await tx.query(sql`
+    INSERT INTO warehouse_hashes AS h
+      (company_id, sha256, md5, sha1, filename, sources, sightings, last_event_kind, last_event_id, first_seen, last_seen)
+    SELECT ${companyId}::int8, u.sha256, u.md5, u.sha1, u.filename, ARRAY[u.kind], u.n, u.kind, u.event_id,
+           ${ts}::timestamptz, ${ts}::timestamptz
+    FROM unnest(${list.map((f) => f.sha256)}::text[], ${list.map((f) => f.md5)}::text[],
+                ${list.map((f) => f.sha1)}::text[], ${list.map((f) => f.filename)}::text[],
+                ${list.map((f) => f.eventKind)}::text[], ${list.map((f) => seen.get(f.sha256) ?? 1)}::int8[],
+                ${list.map((f) => f.eventId)}::int8[])
+         AS u(sha256, md5, sha1, filename, kind, n, event_id)
+    ON CONFLICT (company_id, sha256) DO UPDATE SET
+      sightings = h.sightings + excluded.sightings,
+      sources = CASE WHEN excluded.last_event_kind = ANY(h.sources) THEN h.sources
+                     ELSE h.sources || excluded.last_event_kind END,
+      filename = coalesce(excluded.filename, h.filename),
+      md5 = coalesce(h.md5, excluded.md5),
+      sha1 = coalesce(h.sha1, excluded.sha1),
+      last_event_kind = excluded.last_event_kind,
+      last_event_id = excluded.last_event_id,
+      last_seen = greatest(h.last_seen, excluded.last_seen)`);
+}

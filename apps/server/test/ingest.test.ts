@@ -1,0 +1,320 @@
+import { createHash } from 'node:crypto';
+import type {
+  IngestAnswer,
+  IngestTokenCreated,
+  ListAnswer,
+  StoredEventItem,
+  WarehouseFile,
+  WarehouseHash,
+} from '@vigil/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../src/db/sql';
+import { pruneEvents } from '../src/modules/events/retention';
+import { ENDPOINT_SAMPLES } from '../src/modules/ingest/parsers/fixtures/endpoint';
+import { ALERT, EVE_SAMPLES, FLOW } from '../src/modules/ingest/parsers/fixtures/eve';
+import {
+  manyAttachmentsMessage,
+  phishingMessage,
+  PHISH_ATTACHMENTS,
+} from '../src/modules/ingest/parsers/fixtures/mail';
+import type { TestClient } from './helpers/http-client';
+import { buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';
+
+let t: TestApp;
+let alpha: number;
+let beta: number;
+let admin: TestClient;
+let alphaUser: TestClient;
+let betaUser: TestClient;
+let alphaKey: string;
+let betaKey: string;
+
+const eventPermissions = ['network', 'eclipse_events', 'mailing', 'attaches', 'warehouse', 'warehouse/hashes'].map(
+  (basename) => ({ basename, actions: ['view', 'download'] }),
+);
+
+/** Posts a body to an ingest endpoint with a key, the way a sensor does (no cookies, no CSRF). */
+async function ingest(
+  kind: 'network' | 'endpoint' | 'mail',
+  key: string | null,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: IngestAnswer & { detail?: string } }> {
+  const response = await fetch(`${t.url}/api/ingest/${kind}/`, {
+    method: 'POST',
+    headers: {
+      'content-type': kind === 'mail' ? 'message/rfc822' : 'application/x-ndjson',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...headers,
+    },
+    body,
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text ? (JSON.parse(text) as IngestAnswer & { detail?: string }) : ({} as IngestAnswer),
+  };
+}
+
+const lines = (records: readonly object[]) => records.map((r) => JSON.stringify(r)).join('\n');
+
+beforeAll(async () => {
+  t = await startTestApp();
+  alpha = await buildCompany(t.db, 'Alpha Bank');
+  beta = await buildCompany(t.db, 'Beta Retail');
+  await buildUser(t.db, { username: 'alice', companyId: alpha, permissions: eventPermissions });
+  await buildUser(t.db, { username: 'bob', companyId: beta, permissions: eventPermissions });
+  admin = await t.admin();
+  alphaUser = t.client();
+  await alphaUser.signIn('alice', 'User-password-1');
+  betaUser = t.client();
+  await betaUser.signIn('bob', 'User-password-1');
+  const a = await admin.post<IngestTokenCreated>('/api/ingest/tokens/', { name: 'alpha sensor', company_id: alpha });
+  const b = await admin.post<IngestTokenCreated>('/api/ingest/tokens/', { name: 'beta sensor', company_id: beta });
+  expect(a.status).toBe(201);
+  alphaKey = a.body.key;
+  betaKey = b.body.key;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('ingest tokens', () => {
+  it('shows a key once, stores only its SHA-256, lists and revokes it with an audit record', async () => {
+    const created = await admin.post<IngestTokenCreated>('/api/ingest/tokens/', {
+      name: 'short-lived',
+      company_id: alpha,
+    });
+    expect(created.body.key).toMatch(/^vgi_/);
+    const { rows } = await t.db.query<{ key_hash: string }>(
+      sql`SELECT key_hash FROM ingest_tokens WHERE id = ${created.body.id}`,
+    );
+    expect(rows[0]!.key_hash).toBe(createHash('sha256').update(created.body.key).digest('hex'));
+    const listed = await admin.post<ListAnswer<Record<string, unknown>>>('/api/ingest/tokens/check/', {
+      company_id: alpha,
+    });
+    expect(listed.body.results.map((r) => r.name)).toContain('short-lived');
+    expect(listed.body.results.every((r) => !('key' in r) && !('key_hash' in r))).toBe(true);
+    expect((await ingest('network', created.body.key, lines([FLOW]))).status).toBe(200);
+    expect((await admin.delete(`/api/ingest/tokens/${created.body.id}/`)).status).toBe(204);
+    expect((await ingest('network', created.body.key, lines([FLOW]))).status).toBe(401);
+    const audit = await t.db.query<{ action: string }>(
+      sql`SELECT action FROM system_logs WHERE object_type = 'ingest_token' AND object_id = ${String(created.body.id)} ORDER BY id`,
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual(['create', 'delete']);
+  });
+
+  it('refuses a missing or wrong key with 401, and needs no CSRF token', async () => {
+    expect((await ingest('network', null, lines([FLOW]))).status).toBe(401);
+    expect((await ingest('network', 'vgi_wrong', lines([FLOW]))).status).toBe(401);
+    const asUserToken = await fetch(`${t.url}/api/ingest/network/`, {
+      method: 'POST',
+      headers: { authorization: `Token ${alphaKey}`, 'content-type': 'application/x-ndjson' },
+      body: lines([FLOW]),
+    });
+    expect(asUserToken.status).toBe(401);
+  });
+
+  it("answers 404 for another company's token", async () => {
+    const listed = await admin.post<ListAnswer<{ id: number; company_id: number }>>('/api/ingest/tokens/check/', {
+      company_id: beta,
+    });
+    const betaToken = listed.body.results[0]!.id;
+    const alphaAdmin = t.client();
+    await buildUser(t.db, {
+      username: 'alpha-admin',
+      companyId: alpha,
+      permissions: [{ basename: 'appliances', actions: ['view', 'add', 'delete'] }],
+    });
+    await alphaAdmin.signIn('alpha-admin', 'User-password-1');
+    expect((await alphaAdmin.get(`/api/ingest/tokens/${betaToken}/`)).status).toBe(404);
+    expect((await alphaAdmin.delete(`/api/ingest/tokens/${betaToken}/`)).status).toBe(404);
+  });
+});
+
+describe('ingest and lists', () => {
+  it('stores real EVE records, lists them with filters, and hides them from another tenant', async () => {
+    const answer = await ingest('network', alphaKey, lines(EVE_SAMPLES));
+    expect(answer.status).toBe(200);
+    expect(answer.body.accepted).toBe(EVE_SAMPLES.length);
+    expect(answer.body.rejected).toEqual([]);
+    const all = await alphaUser.post<ListAnswer<StoredEventItem>>('/api/network/check/', {
+      batch_id: answer.body.batch_id,
+    });
+    expect(all.body.count).toBe(EVE_SAMPLES.length);
+    const alerts = await alphaUser.post<ListAnswer<StoredEventItem>>('/api/network/check/', {
+      event_type: 'alert',
+      src_ip: '10.20.0.0/16',
+      signature_id: ALERT.alert.signature_id,
+    });
+    expect(alerts.body.count).toBe(1);
+    expect(alerts.body.results[0]!.event.src_ip).toBe(ALERT.src_ip);
+    const detail = await alphaUser.get<StoredEventItem>(`/api/network/${alerts.body.results[0]!.id}/`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.raw?.flow_id).toBe(ALERT.flow_id);
+    expect((await betaUser.get(`/api/network/${alerts.body.results[0]!.id}/`)).status).toBe(404);
+    const foreign = await betaUser.post<ListAnswer<StoredEventItem>>('/api/network/check/', {});
+    expect(foreign.body.count).toBe(0);
+    const range = await alphaUser.post<{ count: number }>('/api/network/count/', {
+      ts_from: '2024-03-12T14:02:11Z',
+      ts_to: '2024-03-12T14:02:12Z',
+      dest_ip: ALERT.dest_ip,
+    });
+    expect(range.body.count).toBeGreaterThanOrEqual(1);
+  });
+
+  it('stores ECS and EVTX endpoint events and filters them by host, process and user', async () => {
+    const answer = await ingest('endpoint', alphaKey, lines(ENDPOINT_SAMPLES));
+    expect(answer.status).toBe(200);
+    expect(answer.body.rejected).toEqual([]);
+    expect(answer.body.accepted).toBe(ENDPOINT_SAMPLES.length);
+    const listed = await alphaUser.post<ListAnswer<StoredEventItem>>('/api/eclipse_events/check/?page_size=500', {});
+    expect(listed.body.count).toBe(ENDPOINT_SAMPLES.length);
+    const withProcess = listed.body.results.find((r) => (r.event.process as { name: string | null } | null)?.name);
+    const processName = (withProcess!.event.process as { name: string }).name;
+    const byProcess = await alphaUser.post<{ count: number }>('/api/eclipse_events/count/', {
+      process_name: processName,
+    });
+    expect(byProcess.body.count).toBeGreaterThanOrEqual(1);
+    expect((await betaUser.post<{ count: number }>('/api/eclipse_events/count/', {})).body.count).toBe(0);
+    expect((await alphaUser.get(`/api/eclipse_events/${withProcess!.id}/`)).status).toBe(200);
+    expect((await betaUser.get(`/api/eclipse_events/${withProcess!.id}/`)).status).toBe(404);
+  });
+
+  it('stores a mail, its attachments and their files once in the warehouse, whoever sends them', async () => {
+    const first = await ingest('mail', alphaKey, phishingMessage());
+    expect(first.status).toBe(200);
+    expect(first.body.accepted).toBe(1);
+    const again = await ingest('mail', alphaKey, phishingMessage());
+    const other = await ingest('mail', betaKey, phishingMessage());
+    expect(again.body.accepted).toBe(1);
+    expect(other.body.accepted).toBe(1);
+    const mails = await alphaUser.post<ListAnswer<StoredEventItem>>('/api/mailing/check/', { has_attachments: true });
+    expect(mails.body.count).toBe(2);
+    const subject = mails.body.results[0]!.event.subject as string;
+    expect(
+      (await alphaUser.post<{ count: number }>('/api/mailing/count/', { search: subject.slice(0, 8) })).body.count,
+    ).toBe(2);
+    const attaches = await alphaUser.post<ListAnswer<{ sha256: string }>>('/api/attaches/check/', {});
+    expect(attaches.body.count).toBe(6);
+    const peSha = createHash('sha256').update(PHISH_ATTACHMENTS.pe).digest('hex');
+    const files = await t.db.query<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM warehouse_files WHERE sha256 = ${peSha}`,
+    );
+    expect(files.rows[0]!.n).toBe(1);
+    const warehouse = await alphaUser.post<ListAnswer<WarehouseFile>>('/api/warehouse/check/', { hash: peSha });
+    expect(warehouse.body.count).toBe(1);
+    expect(warehouse.body.results[0]!.detected_type).toBe('pe');
+    const hashes = await alphaUser.post<ListAnswer<WarehouseHash>>('/api/warehouse/hashes/check/', { hash: peSha });
+    expect(hashes.body.results[0]!.sightings).toBe(2);
+    expect(hashes.body.results[0]!.sources).toEqual(['mail']);
+    const download = await fetch(`${t.url}/api/warehouse/${peSha}/download/`, {
+      headers: { cookie: `vigil_session=${alphaUser.cookie('vigil_session')}` },
+    });
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(PHISH_ATTACHMENTS.pe)).toBe(true);
+    const gamma = await buildCompany(t.db, 'Gamma Energy');
+    await buildUser(t.db, { username: 'carol', companyId: gamma, permissions: eventPermissions });
+    const carol = t.client();
+    await carol.signIn('carol', 'User-password-1');
+    expect((await carol.get(`/api/warehouse/${peSha}/download/`)).status).toBe(404);
+    expect((await carol.post<{ count: number }>('/api/warehouse/count/', {})).body.count).toBe(0);
+  });
+});
+
+describe('bad input', () => {
+  it('keeps every good line and reports every bad one with its line number', async () => {
+    const good = JSON.stringify(FLOW);
+    const body = [
+      good,
+      '{"timestamp": "2024-03-12T14:02:11Z", "event_type": "flow"', // truncated
+      '',
+      JSON.stringify({ ...FLOW, src_port: 'eighty' }), // wrong type
+      '\u0001\u0002binary\u00ff junk',
+      '[1,2,3]',
+      `{"timestamp":"2024-03-12T14:02:11Z","event_type":"flow","x":"${'a'.repeat(3000)}"}`,
+      good,
+    ].join('\n');
+    const answer = await ingest('network', alphaKey, body);
+    expect(answer.status).toBe(200);
+    expect(answer.body.accepted).toBe(2 + 1); // the long line is within the default 1 MiB
+    expect(answer.body.rejected.map((r) => r.line)).toEqual([2, 4, 5, 6]);
+    for (const r of answer.body.rejected) expect(r.reason).toMatch(new RegExp(`^line ${r.line}: `));
+    const count = await alphaUser.post<{ count: number }>('/api/network/count/', { batch_id: answer.body.batch_id });
+    expect(count.body.count).toBe(3);
+  });
+
+  it('refuses a line over the limit with its reason, and a body over the limit with 413', async () => {
+    const huge = `{"timestamp":"2024-03-12T14:02:11Z","event_type":"flow","x":"${'a'.repeat(1_100_000)}"}`;
+    const answer = await ingest('network', alphaKey, `${JSON.stringify(FLOW)}\n${huge}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.accepted).toBe(1);
+    expect(answer.body.rejected[0]!.line).toBe(2);
+    expect(answer.body.rejected[0]!.reason).toMatch(/over the limit/);
+    const tooBig = await ingest('network', alphaKey, Buffer.alloc(21 * 1024 * 1024, 0x20));
+    expect(tooBig.status).toBe(413);
+  });
+
+  it('takes raw bytes whatever the content type, and refuses garbage mail with a reason', async () => {
+    const asJson = await ingest('endpoint', alphaKey, lines(ENDPOINT_SAMPLES.slice(0, 2)), {
+      'content-type': 'application/json',
+    });
+    expect(asJson.status).toBe(200);
+    expect(asJson.body.accepted).toBe(2);
+    const junk = await ingest('mail', alphaKey, Buffer.from([0, 1, 2, 3, 255, 254]));
+    expect(junk.status).toBeLessThan(500);
+    const empty = await ingest('mail', alphaKey, Buffer.alloc(0));
+    expect(empty.status).toBe(200);
+    expect(empty.body.accepted).toBe(0);
+    expect(empty.body.rejected[0]!.reason).toMatch(/empty/);
+  });
+
+  it('stores a mail with 200 attachments', async () => {
+    const answer = await ingest('mail', betaKey, manyAttachmentsMessage(200));
+    expect(answer.status).toBe(200);
+    expect(answer.body.accepted).toBe(1);
+    const count = await betaUser.post<{ count: number }>('/api/attaches/count/', {});
+    expect(count.body.count).toBe(3 + 200);
+  });
+});
+
+describe('idempotency', () => {
+  it('stores a retried batch once and answers the original result', async () => {
+    const body = `${lines([FLOW, ALERT])}\nnot json`;
+    const first = await ingest('network', betaKey, body, { 'idempotency-key': 'batch-0001' });
+    const retry = await ingest('network', betaKey, body, { 'idempotency-key': 'batch-0001' });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    const count = await betaUser.post<{ count: number }>('/api/network/count/', { batch_id: first.body.batch_id });
+    expect(count.body.count).toBe(2);
+    // The same key from another company is another batch.
+    const alphaBatch = await ingest('network', alphaKey, body, { 'idempotency-key': 'batch-0001' });
+    expect(alphaBatch.body.batch_id).not.toBe(first.body.batch_id);
+  });
+});
+
+describe('retention', () => {
+  it('drops whole partitions past every retention and deletes older rows of shorter retentions', async () => {
+    const delta = await buildCompany(t.db, 'Delta Short');
+    await t.db.query(sql`UPDATE companies SET retention_days = 10 WHERE id = ${delta}`);
+    const key = (await admin.post<IngestTokenCreated>('/api/ingest/tokens/', { name: 'delta', company_id: delta })).body
+      .key;
+    const now = new Date();
+    const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
+    const flowAt = (ts: string) => JSON.stringify({ ...FLOW, timestamp: ts });
+    // 200 days ago: past every company's retention (90 at most); 30 days ago: past Delta's only.
+    await ingest('network', key, [flowAt(at(200)), flowAt(at(30)), flowAt(at(1))].join('\n'));
+    await ingest('network', alphaKey, [flowAt(at(200)), flowAt(at(30)), flowAt(at(1))].join('\n'));
+    const result = await pruneEvents(t.db, now);
+    const oldMonth = at(200).slice(0, 7).replace('-', '');
+    expect(result.droppedPartitions).toContain(`network_events_p${oldMonth}`);
+    const left = await t.db.query<{ company_id: number; ts: Date }>(
+      sql`SELECT company_id, ts FROM network_events WHERE company_id IN (${alpha}, ${delta}) AND ts > now() - interval '400 days' ORDER BY company_id, ts`,
+    );
+    const days = (ts: Date) => Math.round((now.getTime() - new Date(ts).getTime()) / 86_400_000);
+    expect(left.rows.filter((r) => Number(r.company_id) === delta).map((r) => days(r.ts))).toEqual([1]);
+    expect(left.rows.filter((r) => Number(r.company_id) === alpha).map((r) => days(r.ts))).toEqual([30, 1]);
+    // A new event for a dropped month is still accepted (the partition is made again).
+    expect((await ingest('network', alphaKey, flowAt(at(200)))).body.accepted).toBe(1);
+  });
+});

@@ -1,0 +1,259 @@
+import { z } from 'zod';
+
+/*
+ * Ingest API (`/api/ingest/…`) and the stored-event resources it feeds: network, eclipse_events,
+ * mailing, attaches, warehouse and warehouse/hashes.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Ingest tokens: keys bound to one company, sent as `Authorization: Bearer <key>`
+// ---------------------------------------------------------------------------------------------
+
+export const ingestTokenCreateSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Give the token a name.').max(200, 'At most 200 characters.'),
+    /** The company whose events the key sends; the caller's own company when absent. */
+    company_id: z.number().int().min(1).optional(),
+  })
+  .strict();
+export type IngestTokenCreate = z.infer<typeof ingestTokenCreateSchema>;
+
+export const ingestTokenSchema = z.object({
+  id: z.number().int(),
+  company_id: z.number().int(),
+  name: z.string(),
+  /** The first characters of the key, to tell keys apart. */
+  key_prefix: z.string(),
+  created_by: z.number().int().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type IngestToken = z.infer<typeof ingestTokenSchema>;
+
+/** The answer to creating a token: the only time the key is shown. */
+export const ingestTokenCreatedSchema = ingestTokenSchema.extend({ key: z.string() });
+export type IngestTokenCreated = z.infer<typeof ingestTokenCreatedSchema>;
+
+export const ingestTokenFiltersSchema = z
+  .object({
+    search: z.string().trim().max(200).optional(),
+    company_id: z.union([z.number().int(), z.array(z.number().int()).max(500)]).optional(),
+    revoked: z.boolean().optional(),
+  })
+  .strict();
+export type IngestTokenFilters = z.infer<typeof ingestTokenFiltersSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Ingest answer
+// ---------------------------------------------------------------------------------------------
+
+export const ingestRejectionSchema = z.object({
+  /** Line number counted from 1 (blank lines included); 0 for a mail refused as a whole. */
+  line: z.number().int().min(0),
+  reason: z.string(),
+});
+
+/** Answer of every ingest call; sent only once the batch is committed. */
+export const ingestAnswerSchema = z.object({
+  accepted: z.number().int().min(0),
+  rejected: z.array(ingestRejectionSchema),
+  batch_id: z.number().int(),
+});
+export type IngestAnswer = z.infer<typeof ingestAnswerSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Stored-event list filters
+// ---------------------------------------------------------------------------------------------
+
+const many = <T extends z.ZodType>(item: T, max = 100) => z.union([item, z.array(item).max(max)]);
+const short = z.string().trim().max(500);
+const ts = z.iso.datetime({ offset: true });
+/** An address or a CIDR block (`10.0.0.0/8`), IPv4 or IPv6. */
+const ipOrCidr = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+  message: 'Enter an IP address or a CIDR block such as 10.0.0.0/8.',
+});
+const port = z.number().int().min(0).max(65_535);
+const hash = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/, 'Enter an MD5, SHA-1 or SHA-256 in hex.');
+const id = z.number().int().min(1);
+
+const timeRange = {
+  ts_from: ts.optional(),
+  ts_to: ts.optional(),
+  company_id: many(id, 500).optional(),
+  batch_id: many(id, 500).optional(),
+};
+
+export const networkEventFiltersSchema = z
+  .object({
+    ...timeRange,
+    search: z.string().trim().max(200).optional(),
+    event_type: many(short).optional(),
+    src_ip: many(ipOrCidr).optional(),
+    dest_ip: many(ipOrCidr).optional(),
+    /** Either end of the flow. */
+    ip: many(ipOrCidr).optional(),
+    src_port: many(port).optional(),
+    dest_port: many(port).optional(),
+    proto: many(short).optional(),
+    app_proto: many(short).optional(),
+    signature_id: many(z.number().int().min(0)).optional(),
+    severity: many(z.enum(['info', 'low', 'medium', 'high', 'critical'])).optional(),
+    sensor: many(short).optional(),
+    community_id: short.optional(),
+    dns_rrname: short.optional(),
+    http_hostname: short.optional(),
+    tls_sni: short.optional(),
+    file_sha256: hash.optional(),
+  })
+  .strict();
+export type NetworkEventFilters = z.infer<typeof networkEventFiltersSchema>;
+
+export const endpointEventFiltersSchema = z
+  .object({
+    ...timeRange,
+    search: z.string().trim().max(200).optional(),
+    source_format: many(z.enum(['ecs', 'evtx'])).optional(),
+    host_name: many(short).optional(),
+    action: many(short).optional(),
+    event_code: many(short).optional(),
+    outcome: many(short).optional(),
+    process_name: many(short).optional(),
+    parent_name: many(short).optional(),
+    user_name: many(short).optional(),
+    hash: hash.optional(),
+    src_ip: many(ipOrCidr).optional(),
+    dest_ip: many(ipOrCidr).optional(),
+    dest_port: many(port).optional(),
+    registry_path: short.optional(),
+    dns_question: short.optional(),
+  })
+  .strict();
+export type EndpointEventFilters = z.infer<typeof endpointEventFiltersSchema>;
+
+export const mailMessageFiltersSchema = z
+  .object({
+    ...timeRange,
+    /** Subject, sender or recipient contains. */
+    search: z.string().trim().max(200).optional(),
+    sender: short.optional(),
+    recipient: short.optional(),
+    subject: short.optional(),
+    spf: many(short).optional(),
+    dkim: many(short).optional(),
+    dmarc: many(short).optional(),
+    has_attachments: z.boolean().optional(),
+    url: short.optional(),
+  })
+  .strict();
+export type MailMessageFilters = z.infer<typeof mailMessageFiltersSchema>;
+
+export const mailAttachmentFiltersSchema = z
+  .object({
+    ...timeRange,
+    search: z.string().trim().max(200).optional(),
+    mail_id: many(id, 500).optional(),
+    hash: hash.optional(),
+    detected_type: many(short).optional(),
+    filename: short.optional(),
+  })
+  .strict();
+export type MailAttachmentFilters = z.infer<typeof mailAttachmentFiltersSchema>;
+
+export const warehouseFileFiltersSchema = z
+  .object({
+    company_id: many(id, 500).optional(),
+    search: z.string().trim().max(200).optional(),
+    hash: hash.optional(),
+    detected_type: many(short).optional(),
+    size_min: z.number().int().min(0).optional(),
+    size_max: z.number().int().min(0).optional(),
+    last_seen_from: ts.optional(),
+    last_seen_to: ts.optional(),
+  })
+  .strict();
+export type WarehouseFileFilters = z.infer<typeof warehouseFileFiltersSchema>;
+
+export const warehouseHashFiltersSchema = z
+  .object({
+    company_id: many(id, 500).optional(),
+    search: z.string().trim().max(200).optional(),
+    hash: hash.optional(),
+    source: many(z.enum(['mail', 'network', 'endpoint'])).optional(),
+    last_seen_from: ts.optional(),
+    last_seen_to: ts.optional(),
+  })
+  .strict();
+export type WarehouseHashFilters = z.infer<typeof warehouseHashFiltersSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Stored-event items: the normalised event (events.ts) with where and when it was stored
+// ---------------------------------------------------------------------------------------------
+
+const stored = {
+  id: z.number().int(),
+  company_id: z.number().int(),
+  ts: z.string(),
+  batch_id: z.number().int(),
+};
+
+/** A stored network event: `event` is the NetworkEvent without `raw`; `raw` on the detail only. */
+export const storedEventSchema = z.object({
+  ...stored,
+  event: z.record(z.string(), z.unknown()),
+  raw: z.record(z.string(), z.unknown()).optional(),
+});
+export type StoredEventItem = z.infer<typeof storedEventSchema>;
+
+export const mailAttachmentItemSchema = z.object({
+  id: z.number().int(),
+  company_id: z.number().int(),
+  ts: z.string(),
+  mail_id: z.number().int(),
+  filename: z.string().nullable(),
+  content_type: z.string(),
+  size: z.number().int(),
+  md5: z.string(),
+  sha1: z.string(),
+  sha256: z.string(),
+  detected_type: z.string(),
+  inline: z.boolean(),
+});
+export type MailAttachmentItem = z.infer<typeof mailAttachmentItemSchema>;
+
+export const warehouseFileSchema = z.object({
+  id: z.number().int(),
+  company_id: z.number().int(),
+  sha256: z.string(),
+  md5: z.string(),
+  sha1: z.string(),
+  size: z.number().int(),
+  detected_type: z.string(),
+  filename: z.string().nullable(),
+  sightings: z.number().int(),
+  first_seen: z.string(),
+  last_seen: z.string(),
+});
+export type WarehouseFile = z.infer<typeof warehouseFileSchema>;
+
+export const warehouseHashSchema = z.object({
+  id: z.number().int(),
+  company_id: z.number().int(),
+  sha256: z.string(),
+  md5: z.string().nullable(),
+  sha1: z.string().nullable(),
+  filename: z.string().nullable(),
+  sources: z.array(z.string()),
+  sightings: z.number().int(),
+  last_event_kind: z.string().nullable(),
+  last_event_id: z.number().int().nullable(),
+  /** Whether the warehouse holds the file's bytes (for download). */
+  stored: z.boolean(),
+  first_seen: z.string(),
+  last_seen: z.string(),
+});
+export type WarehouseHash = z.infer<typeof warehouseHashSchema>;
