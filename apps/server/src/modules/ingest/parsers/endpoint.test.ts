@@ -416,6 +416,17 @@ describe('ECS-like endpoint events', () => {
       'line 1: user.name must be text, found an object',
     );
     expect(reason({ ...samples.ECS_NETWORK_DOTTED, 'destination.port': 65536 })).toMatch(/destination.port/);
+    expect(reason({ ...samples.ECS_PROCESS, process: 'powershell.exe' })).toBe(
+      'line 1: process must be an object, found "powershell.exe"',
+    );
+  });
+
+  it('takes a plain-text host (Logstash) as the host name', () => {
+    expect(one({ '@timestamp': '2024-03-12T14:12:45Z', host: 'web-01', event: { action: 'x' } }).host).toEqual({
+      name: 'web-01',
+      ip: [],
+      os: null,
+    });
   });
 
   it('parses one line on its own', () => {

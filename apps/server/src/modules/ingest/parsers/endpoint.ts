@@ -4,7 +4,7 @@ import {
   FieldError,
   baseName,
   describe,
-  get,
+  expandDottedKeys,
   isObject,
   nullIfEmpty,
   readHash,
@@ -62,13 +62,14 @@ export function normaliseEndpoint(record: JsonObject): EndpointEvent {
       raw: record,
     };
   }
-  const time = get(record, '@timestamp') ?? get(record, 'timestamp');
+  const r = expandDottedKeys(record);
+  const time = own(r, '@timestamp') ?? own(r, 'timestamp');
   const timestamp = readTimestamp(time, '@timestamp');
   if (timestamp === null) {
     throw new FieldError('missing timestamp (@timestamp); nor is it a Windows event ({"Event": {"System": …}})');
   }
-  const ecs = readEcs(record);
-  const windows = readWinlog(record, timestamp);
+  const ecs = readEcs(r);
+  const windows = readWinlog(r, timestamp);
   return {
     timestamp,
     source_format: 'ecs',
@@ -91,31 +92,38 @@ function merge<T>(winner: T, other: T): T {
   return winner;
 }
 
-function text(record: JsonObject, path: string): string | null {
-  return readString(get(record, path), path);
+const EMPTY: JsonObject = Object.freeze({});
+
+/** The object under `key` (or an empty one); present but not an object is an error. */
+function child(parent: JsonObject, key: string, path: string): JsonObject {
+  const value = Object.hasOwn(parent, key) ? parent[key] : undefined;
+  if (value === undefined || value === null) return EMPTY;
+  if (!isObject(value)) throw new FieldError(`${path} must be an object, found ${describe(value)}`);
+  return value;
 }
 
-function firstText(record: JsonObject, ...paths: string[]): string | null {
-  for (const path of paths) {
-    const value = text(record, path);
-    if (value !== null) return value;
-  }
-  return null;
+function own(obj: JsonObject, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+function text(obj: JsonObject, key: string, path: string): string | null {
+  return readString(own(obj, key), path);
 }
 
 /** command_line, or the args joined by spaces when only the list is given. */
-function commandLine(record: JsonObject, prefix: string): string | null {
-  const line = text(record, `${prefix}.command_line`);
+function commandLine(process: JsonObject, path: string): string | null {
+  const line = text(process, 'command_line', `${path}.command_line`);
   if (line !== null) return line;
-  const args = readStringList(get(record, `${prefix}.args`), `${prefix}.args`);
+  const args = readStringList(own(process, 'args'), `${path}.args`);
   return args.length > 0 ? args.join(' ') : null;
 }
 
-function hashes(record: JsonObject, prefix: string) {
+function hashes(owner: JsonObject, path: string) {
+  const hash = child(owner, 'hash', `${path}.hash`);
   return {
-    md5: readHash(get(record, `${prefix}.md5`), 'md5', `${prefix}.md5`),
-    sha1: readHash(get(record, `${prefix}.sha1`), 'sha1', `${prefix}.sha1`),
-    sha256: readHash(get(record, `${prefix}.sha256`), 'sha256', `${prefix}.sha256`),
+    md5: readHash(own(hash, 'md5'), 'md5', `${path}.hash.md5`),
+    sha1: readHash(own(hash, 'sha1'), 'sha1', `${path}.hash.sha1`),
+    sha256: readHash(own(hash, 'sha256'), 'sha256', `${path}.hash.sha256`),
   };
 }
 
@@ -130,82 +138,108 @@ function ipList(value: unknown, field: string): string[] {
   return out;
 }
 
+function account(owner: JsonObject, path: string) {
+  return nullIfEmpty({ name: text(owner, 'name', `${path}.name`), domain: text(owner, 'domain', `${path}.domain`) });
+}
+
 function readEcs(r: JsonObject): WindowsFields {
-  const executable = text(r, 'process.executable');
-  const parentExecutable = text(r, 'process.parent.executable');
-  const filePath = text(r, 'file.path');
-  const registryPath = text(r, 'registry.path');
-  const registryStrings = get(r, 'registry.data.strings');
-  const registryData = get(r, 'registry.data');
-  const answers = get(r, 'dns.answers');
+  // Logstash and some shippers write host as a plain name.
+  const hostValue = own(r, 'host');
+  const host = typeof hostValue === 'string' ? { name: hostValue } : child(r, 'host', 'host');
+  const os = child(host, 'os', 'host.os');
+  const event = child(r, 'event', 'event');
+  const process = child(r, 'process', 'process');
+  const parent = child(process, 'parent', 'process.parent');
+  const file = child(r, 'file', 'file');
+  const user = child(r, 'user', 'user');
+  const source = child(r, 'source', 'source');
+  const destination = child(r, 'destination', 'destination');
+  const network = child(r, 'network', 'network');
+  const registry = child(r, 'registry', 'registry');
+  const dns = child(r, 'dns', 'dns');
+
+  const executable = text(process, 'executable', 'process.executable');
+  const parentExecutable = text(parent, 'executable', 'process.parent.executable');
+  const filePath = text(file, 'path', 'file.path');
+  const registryData = own(registry, 'data');
+  const answers = own(dns, 'answers');
   if (answers !== undefined && answers !== null && !Array.isArray(answers)) {
     throw new FieldError(`dns.answers must be a list, found ${describe(answers)}`);
   }
-  const question = text(r, 'dns.question.name');
   const dnsAnswers = [
     ...(answers ?? []).map((answer: unknown, i: number) =>
       readString(isObject(answer) ? answer.data : answer, `dns.answers[${i}].data`),
     ),
-    ...ipList(get(r, 'dns.resolved_ip'), 'dns.resolved_ip'),
+    ...ipList(own(dns, 'resolved_ip'), 'dns.resolved_ip'),
   ].filter((answer, i, all): answer is string => answer !== null && all.indexOf(answer) === i);
+  const first = (...values: (string | null)[]) => values.find((v) => v !== null) ?? null;
 
   return {
     host: {
-      name: firstText(r, 'host.name', 'host.hostname'),
-      ip: ipList(get(r, 'host.ip'), 'host.ip'),
-      os: firstText(r, 'host.os.full', 'host.os.name', 'host.os.family', 'host.os.platform'),
+      name: first(text(host, 'name', 'host.name'), text(host, 'hostname', 'host.hostname')),
+      ip: ipList(own(host, 'ip'), 'host.ip'),
+      os: first(
+        text(os, 'full', 'host.os.full'),
+        text(os, 'name', 'host.os.name'),
+        text(os, 'family', 'host.os.family'),
+        text(os, 'platform', 'host.os.platform'),
+      ),
     },
     event: {
-      action: text(r, 'event.action'),
-      category: readStringList(get(r, 'event.category'), 'event.category'),
-      code: text(r, 'event.code'),
-      provider: text(r, 'event.provider'),
-      channel: text(r, 'winlog.channel'),
-      outcome: text(r, 'event.outcome'),
+      action: text(event, 'action', 'event.action'),
+      category: readStringList(own(event, 'category'), 'event.category'),
+      code: text(event, 'code', 'event.code'),
+      provider: text(event, 'provider', 'event.provider'),
+      channel: text(child(r, 'winlog', 'winlog'), 'channel', 'winlog.channel'),
+      outcome: text(event, 'outcome', 'event.outcome'),
     },
     process: nullIfEmpty({
-      pid: readInteger(get(r, 'process.pid'), 'process.pid'),
-      name: text(r, 'process.name') ?? baseName(executable),
+      pid: readInteger(own(process, 'pid'), 'process.pid'),
+      name: text(process, 'name', 'process.name') ?? baseName(executable),
       executable,
-      command_line: commandLine(r, 'process'),
-      entity_id: text(r, 'process.entity_id'),
+      command_line: commandLine(process, 'process'),
+      entity_id: text(process, 'entity_id', 'process.entity_id'),
       parent: nullIfEmpty({
-        pid: readInteger(get(r, 'process.parent.pid'), 'process.parent.pid'),
-        name: text(r, 'process.parent.name') ?? baseName(parentExecutable),
+        pid: readInteger(own(parent, 'pid'), 'process.parent.pid'),
+        name: text(parent, 'name', 'process.parent.name') ?? baseName(parentExecutable),
         executable: parentExecutable,
-        command_line: commandLine(r, 'process.parent'),
+        command_line: commandLine(parent, 'process.parent'),
       }),
-      hash: hashes(r, 'process.hash'),
-      user: text(r, 'process.user.name'),
+      hash: hashes(process, 'process'),
+      user: text(child(process, 'user', 'process.user'), 'name', 'process.user.name'),
     }),
     file: nullIfEmpty({
       path: filePath,
-      name: text(r, 'file.name') ?? baseName(filePath),
-      hash: hashes(r, 'file.hash'),
+      name: text(file, 'name', 'file.name') ?? baseName(filePath),
+      hash: hashes(file, 'file'),
     }),
-    user: nullIfEmpty({ name: text(r, 'user.name'), domain: text(r, 'user.domain') }),
-    target_user: nullIfEmpty({ name: text(r, 'user.target.name'), domain: text(r, 'user.target.domain') }),
-    group: nullIfEmpty({ name: text(r, 'group.name'), domain: text(r, 'group.domain') }),
+    user: account(user, 'user'),
+    target_user: account(child(user, 'target', 'user.target'), 'user.target'),
+    group: account(child(r, 'group', 'group'), 'group'),
     network: nullIfEmpty({
-      src_ip: readIp(get(r, 'source.ip') ?? get(r, 'network.src_ip'), 'source.ip'),
-      src_port: readPort(get(r, 'source.port') ?? get(r, 'network.src_port'), 'source.port'),
-      dest_ip: readIp(get(r, 'destination.ip') ?? get(r, 'network.dest_ip'), 'destination.ip'),
-      dest_port: readPort(get(r, 'destination.port') ?? get(r, 'network.dest_port'), 'destination.port'),
-      protocol: firstText(r, 'network.transport', 'network.protocol')?.toLowerCase() ?? null,
+      src_ip: readIp(own(source, 'ip') ?? own(network, 'src_ip'), 'source.ip'),
+      src_port: readPort(own(source, 'port') ?? own(network, 'src_port'), 'source.port'),
+      dest_ip: readIp(own(destination, 'ip') ?? own(network, 'dest_ip'), 'destination.ip'),
+      dest_port: readPort(own(destination, 'port') ?? own(network, 'dest_port'), 'destination.port'),
+      protocol:
+        first(
+          text(network, 'transport', 'network.transport'),
+          text(network, 'protocol', 'network.protocol'),
+        )?.toLowerCase() ?? null,
     }),
     registry: nullIfEmpty({
-      path: registryPath,
-      hive: text(r, 'registry.hive'),
-      key: text(r, 'registry.key'),
-      value: text(r, 'registry.value'),
+      path: text(registry, 'path', 'registry.path'),
+      hive: text(registry, 'hive', 'registry.hive'),
+      key: text(registry, 'key', 'registry.key'),
+      value: text(registry, 'value', 'registry.value'),
       // ECS writes registry.data.strings as a list; a plain registry.data string is taken as it is.
-      data:
-        registryStrings !== undefined
-          ? readStringList(registryStrings, 'registry.data.strings').join('\n') || null
-          : isObject(registryData)
-            ? null
-            : readString(registryData, 'registry.data'),
+      data: isObject(registryData)
+        ? readStringList(own(registryData, 'strings'), 'registry.data.strings').join('\n') || null
+        : readString(registryData, 'registry.data'),
     }),
-    dns: nullIfEmpty({ question, answers: dnsAnswers }),
+    dns: nullIfEmpty({
+      question: text(child(dns, 'question', 'dns.question'), 'name', 'dns.question.name'),
+      answers: dnsAnswers,
+    }),
   };
 }

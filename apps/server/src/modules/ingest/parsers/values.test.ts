@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { FieldError, get, normaliseIp, normaliseTimestamp, readInteger, readTimestamp } from './values';
+import {
+  FieldError,
+  expandDottedKeys,
+  get,
+  normaliseIp,
+  normaliseTimestamp,
+  readInteger,
+  readTimestamp,
+} from './values';
 
 describe('normaliseIp', () => {
   it.each([
@@ -84,14 +92,35 @@ describe('readInteger', () => {
   });
 });
 
-describe('get', () => {
-  it('reads nested objects, dotted keys and mixes of both, own properties only', () => {
+describe('get and expandDottedKeys', () => {
+  it('reads nested objects, own properties only', () => {
     expect(get({ process: { parent: { pid: 1 } } }, 'process.parent.pid')).toBe(1);
-    expect(get({ 'process.parent.pid': 2 }, 'process.parent.pid')).toBe(2);
-    expect(get({ process: { 'parent.pid': 3 } }, 'process.parent.pid')).toBe(3);
-    expect(get({ 'process.parent': { pid: 4 } }, 'process.parent.pid')).toBe(4);
-    expect(get({ process: { parent: {} }, 'process.parent.pid': 5 }, 'process.parent.pid')).toBe(5);
     expect(get({}, 'constructor')).toBeUndefined();
     expect(get({ a: 'text' }, 'a.length')).toBeUndefined();
+  });
+
+  it('turns dotted keys into nested objects, mixes of both too', () => {
+    expect(expandDottedKeys({ 'process.parent.pid': 2, host: { 'os.name': 'Ubuntu' } })).toEqual({
+      process: { parent: { pid: 2 } },
+      host: { os: { name: 'Ubuntu' } },
+    });
+    expect(expandDottedKeys({ process: { pid: 1, name: 'a' }, 'process.pid': 3 })).toEqual({
+      process: { pid: 3, name: 'a' },
+    });
+    expect(expandDottedKeys({ 'process.parent': { pid: 4 }, 'process.parent.name': 'x' })).toEqual({
+      process: { parent: { pid: 4, name: 'x' } },
+    });
+    const plain = { process: { pid: 1 } };
+    expect(expandDottedKeys(plain)).toBe(plain);
+  });
+
+  it('never sets anything through __proto__', () => {
+    const record = JSON.parse(
+      '{"a.__proto__.polluted": 1, "__proto__.polluted": 2, "b.c": {"__proto__": {"x": 1}}}',
+    ) as Record<string, unknown>;
+    const expanded = expandDottedKeys(record);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(expanded)).toBe(Object.prototype);
+    expect(Object.keys(expanded)).toEqual(['b']);
   });
 });

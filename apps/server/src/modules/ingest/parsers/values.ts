@@ -14,26 +14,66 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * The value at a dotted path, reading nested objects (`{"process": {"name": …}}`) and dotted keys
- * (`{"process.name": …}`) alike, and any mix of the two. Own properties only.
- */
+const segmentCache = new Map<string, readonly string[]>();
+
+/** The value at a dotted path through nested objects (`get(r, 'process.parent.pid')`); own properties only. */
 export function get(obj: JsonObject, path: string): unknown {
-  return lookup(obj, path.split('.'), 0);
+  let segments = segmentCache.get(path);
+  if (segments === undefined) {
+    segments = path.split('.');
+    segmentCache.set(path, segments);
+  }
+  let node: unknown = obj;
+  for (const segment of segments) {
+    if (!isObject(node) || !Object.hasOwn(node, segment)) return undefined;
+    node = node[segment];
+  }
+  return node;
 }
 
-function lookup(obj: JsonObject, segments: string[], from: number): unknown {
-  for (let end = from + 1; end <= segments.length; end++) {
-    const key = end === from + 1 ? (segments[from] as string) : segments.slice(from, end).join('.');
+const MAX_EXPAND_DEPTH = 8;
+
+function hasDottedKey(obj: JsonObject, depth: number): boolean {
+  for (const key in obj) {
     if (!Object.hasOwn(obj, key)) continue;
+    if (key.includes('.')) return true;
     const value = obj[key];
-    if (end === segments.length) return value;
-    if (isObject(value)) {
-      const found = lookup(value, segments, end);
-      if (found !== undefined) return found;
-    }
+    if (depth < MAX_EXPAND_DEPTH && isObject(value) && hasDottedKey(value, depth + 1)) return true;
   }
-  return undefined;
+  return false;
+}
+
+/**
+ * The record with dotted keys (`{"process.name": …}`, as some shippers write ECS) turned into
+ * nested objects, merged with nested ones; where both give a value, the later key wins. The
+ * record itself when it has no dotted key. Never sets anything through a `__proto__` key.
+ */
+export function expandDottedKeys(obj: JsonObject): JsonObject {
+  return hasDottedKey(obj, 0) ? expand(obj, 0) : obj;
+}
+
+function expand(obj: JsonObject, depth: number): JsonObject {
+  const out: JsonObject = {};
+  for (const key of Object.keys(obj)) {
+    const raw = obj[key];
+    const value = isObject(raw) && depth < MAX_EXPAND_DEPTH ? expand(raw, depth + 1) : raw;
+    const parts = key.split('.');
+    if (parts.includes('__proto__')) continue;
+    let node = out;
+    for (const part of parts.slice(0, -1)) {
+      const next = node[part];
+      if (isObject(next)) node = next;
+      else {
+        const created: JsonObject = {};
+        node[part] = created;
+        node = created;
+      }
+    }
+    const last = parts[parts.length - 1] as string;
+    const existing = node[last];
+    node[last] = isObject(existing) && isObject(value) ? { ...existing, ...value } : value;
+  }
+  return out;
 }
 
 /** A short description of a value for a reason: `"abc"`, `12`, `an object`, `a list`. */
@@ -207,23 +247,32 @@ export function normaliseTimestamp(text: string): string | null {
   const minute = Number(mi);
   const second = Number(sec);
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  if (date.getUTCMonth() !== month - 1) return null; // 31 April, 29 February of a common year
-  date.setUTCHours(hour, minute, second, 0);
+  if (day > daysInMonth(year, month)) return null; // 31 April, 29 February of a common year
+  let offsetMinutes = 0;
   if (zone.toUpperCase() !== 'Z') {
-    const sign = zone.startsWith('-') ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');
     const offsetHours = Number(digits.slice(0, 2));
-    const offsetMinutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
-    if (offsetHours > 23 || offsetMinutes > 59) return null;
-    date.setTime(date.getTime() - sign * (offsetHours * 60 + offsetMinutes) * 60_000);
+    const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
+    if (offsetHours > 23 || minutes > 59) return null;
+    offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (offsetHours * 60 + minutes);
   }
+  const micros = fraction.slice(0, 6).replace(/0+$/, '');
+  const tail = micros === '' ? 'Z' : `.${micros}Z`;
+  if (offsetMinutes === 0) {
+    // Already UTC (the usual case): no date arithmetic needed.
+    if (year < 1) return null;
+    return `${y}-${mo}-${d}T${h.padStart(2, '0')}:${mi.padStart(2, '0')}:${sec.padStart(2, '0')}${tail}`;
+  }
+  // Date.UTC reads years 0..99 as 1900..1999; shift them by 400 years (same calendar) and back.
+  const early = year < 100;
+  const ms =
+    Date.UTC(early ? year + 400 : year, month - 1, day, hour, minute, second) -
+    offsetMinutes * 60_000 -
+    (early ? 12_622_780_800_000 : 0);
+  const date = new Date(ms);
   const outYear = date.getUTCFullYear();
   if (outYear < 1 || outYear > 9999) return null;
-  const micros = fraction.slice(0, 6).replace(/0+$/, '');
-  const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.000Z for years 1..9999
-  return `${iso.slice(0, 19)}${micros === '' ? '' : `.${micros}`}Z`;
+  return `${date.toISOString().slice(0, 19)}${tail}`; // toISOString: YYYY-MM-DDTHH:MM:SS.sssZ for years 1..9999
 }
 
 /** A timestamp field: ISO 8601 text or a number of milliseconds since 1970 (epoch_millis). */
@@ -239,6 +288,11 @@ export function readTimestamp(value: unknown, field: string): string | null {
     if (ts !== null) return ts;
   }
   throw new FieldError(`${field} is not a timestamp (${describe(value)}); send ISO 8601, e.g. 2024-05-06T10:11:12Z`);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 const HASH_LENGTHS = { md5: 32, sha1: 40, sha256: 64 } as const;
@@ -272,6 +326,11 @@ export function nullIfEmpty<T extends object>(group: T): T | null {
 function isEmptyValue(value: unknown): boolean {
   if (value === null) return true;
   if (Array.isArray(value)) return value.length === 0;
-  if (typeof value === 'object') return Object.values(value).every(isEmptyValue);
+  if (typeof value === 'object') {
+    for (const key in value) {
+      if (Object.hasOwn(value, key) && !isEmptyValue((value as JsonObject)[key])) return false;
+    }
+    return true;
+  }
   return false;
 }

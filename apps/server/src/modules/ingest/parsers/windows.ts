@@ -71,29 +71,34 @@ function attributeOf(node: unknown, name: string): unknown {
 const isMarkup = (key: string): boolean =>
   key.startsWith('#') || key.startsWith('@') || key.startsWith('_') || key === '$';
 
+function setData(into: Map<string, Scalar>, name: string, value: Scalar | undefined): void {
+  if (value !== undefined && name !== '__proto__') into.set(name, value);
+}
+
+/** One `Data` element: named (`{"@Name": "Image", "#text": …}`) or not (classic events: Data1, Data2…). */
+function addDataEntry(into: Map<string, Scalar>, item: unknown, unnamed: { count: number }): void {
+  const name = isObject(item) ? attributeOf(item, 'Name') : undefined;
+  if (typeof name === 'string') {
+    setData(into, name, textOf(item) ?? null);
+    return;
+  }
+  const inner = isObject(item) ? (item['#text'] ?? item._text) : item;
+  if (Array.isArray(inner)) for (const part of inner) setData(into, `Data${++unnamed.count}`, textOf(part));
+  else setData(into, `Data${++unnamed.count}`, textOf(item));
+}
+
 /** EventData in any of the exporters' shapes, flattened to name → value. */
 export function flattenEventData(node: unknown, into = new Map<string, Scalar>()): Map<string, Scalar> {
-  const set = (name: string, value: Scalar | undefined) => {
-    if (value !== undefined && name !== '__proto__') into.set(name, value);
-  };
-  let unnamed = 0;
-  const entry = (item: unknown) => {
-    const name = isObject(item) ? attributeOf(item, 'Name') : undefined;
-    if (typeof name === 'string') {
-      set(name, textOf(item) ?? null);
-      return;
-    }
-    // Unnamed Data (classic events): one value, or several in one element's text.
-    const inner = isObject(item) ? (item['#text'] ?? item._text) : item;
-    if (Array.isArray(inner)) inner.forEach((part) => set(`Data${++unnamed}`, textOf(part)));
-    else set(`Data${++unnamed}`, textOf(item));
-  };
-  if (Array.isArray(node)) node.forEach(entry);
-  else if (isObject(node)) {
-    for (const [key, value] of Object.entries(node)) {
-      if (isMarkup(key)) continue;
-      if (key === 'Data') (Array.isArray(value) ? value : [value]).forEach(entry);
-      else set(key, textOf(value));
+  const unnamed = { count: 0 };
+  if (Array.isArray(node)) {
+    for (const item of node) addDataEntry(into, item, unnamed);
+  } else if (isObject(node)) {
+    for (const key in node) {
+      if (!Object.hasOwn(node, key) || isMarkup(key)) continue;
+      const value = node[key];
+      if (key !== 'Data') setData(into, key, textOf(value));
+      else if (Array.isArray(value)) for (const item of value) addDataEntry(into, item, unnamed);
+      else addDataEntry(into, value, unnamed);
     }
   }
   return into;
@@ -318,59 +323,66 @@ function parseQueryResults(value: string | null): string[] {
   return out;
 }
 
+const NONE = { empty: ['-'] } as const;
+const dataString = (d: Map<string, Scalar>, name: string) => readString(d.get(name), name, NONE);
+const dataPid = (d: Map<string, Scalar>, name: string) => readInteger(d.get(name), name, { hex: true });
+const dataIp = (d: Map<string, Scalar>, name: string) => readIp(d.get(name), name, NONE);
+const dataPort = (d: Map<string, Scalar>, name: string) => {
+  const value = d.get(name);
+  return value === '-' ? null : readPort(value, name);
+};
+
 /** Normalises a Windows event (Sysmon, Security, System and others) into the endpoint fields. */
 export function normaliseWindows(record: WindowsRecord): WindowsFields {
   const family = familyOf(record);
   const id = record.eventId;
   const d = record.data;
-  const none = { empty: ['-'] } as const;
-  const str = (name: string) => readString(d.get(name), name, none);
-  const pid = (name: string) => readInteger(d.get(name), name, { hex: true });
-  const ip = (name: string) => readIp(d.get(name), name, none);
-  const port = (name: string) => {
-    const value = d.get(name);
-    return value === '-' ? null : readPort(value, name);
-  };
 
   const kind = TABLES[family][id];
   let action = kind?.[0] ?? null;
-  const eventType = str('EventType');
+  const eventType = dataString(d, 'EventType');
   if (family === 'sysmon' && id >= 12 && id <= 14 && eventType !== null) {
     action = SYSMON_REGISTRY_ACTIONS[eventType] ?? action;
   }
 
   // The process the event is about, and its parent.
-  let executable = str('Image') ?? str('NewProcessName') ?? str('ProcessName') ?? str('SourceImage');
+  let executable =
+    dataString(d, 'Image') ??
+    dataString(d, 'NewProcessName') ??
+    dataString(d, 'ProcessName') ??
+    dataString(d, 'SourceImage');
   let processId =
-    family === 'security' && id === 4688 ? pid('NewProcessId') : (pid('ProcessId') ?? pid('SourceProcessId'));
+    family === 'security' && id === 4688
+      ? dataPid(d, 'NewProcessId')
+      : (dataPid(d, 'ProcessId') ?? dataPid(d, 'SourceProcessId'));
   let parent = {
-    pid: pid('ParentProcessId'),
+    pid: dataPid(d, 'ParentProcessId'),
     name: null as string | null,
-    executable: str('ParentImage') ?? str('ParentProcessName'),
-    command_line: str('ParentCommandLine'),
+    executable: dataString(d, 'ParentImage') ?? dataString(d, 'ParentProcessName'),
+    command_line: dataString(d, 'ParentCommandLine'),
   };
   if (family === 'security' && id === 4688) {
-    executable = str('NewProcessName');
-    parent = { ...parent, pid: pid('ProcessId'), executable: str('ParentProcessName') };
+    executable = dataString(d, 'NewProcessName');
+    parent = { ...parent, pid: dataPid(d, 'ProcessId'), executable: dataString(d, 'ParentProcessName') };
   }
   // Scheduled-task events name the calling process by ClientProcessId (Windows 10 and later).
-  processId ??= pid('ClientProcessId');
+  processId ??= dataPid(d, 'ClientProcessId');
   parent.name = baseName(parent.executable);
   const processHashes =
     family === 'sysmon' && SYSMON_PROCESS_HASHES.has(id) ? parseSysmonHashes(d.get('Hashes')) : emptyHashes();
 
   // The file.
-  let filePath = str('TargetFilename');
-  if (family === 'sysmon' && SYSMON_FILE_IMAGE.has(id)) filePath = str('ImageLoaded');
+  let filePath = dataString(d, 'TargetFilename');
+  if (family === 'sysmon' && SYSMON_FILE_IMAGE.has(id)) filePath = dataString(d, 'ImageLoaded');
   const fileHashes =
     family === 'sysmon' && !SYSMON_PROCESS_HASHES.has(id)
       ? parseSysmonHashes(d.get('Hashes') ?? d.get('Hash'))
       : emptyHashes();
 
   // Accounts: Sysmon's User runs the process; Security names a subject (who acted) and a target.
-  const subject = { name: str('SubjectUserName'), domain: str('SubjectDomainName') };
-  const target = { name: str('TargetUserName'), domain: str('TargetDomainName') };
-  let user = splitAccount(str('User') ?? str('SourceUser'));
+  const subject = { name: dataString(d, 'SubjectUserName'), domain: dataString(d, 'SubjectDomainName') };
+  const target = { name: dataString(d, 'TargetUserName'), domain: dataString(d, 'TargetDomainName') };
+  let user = splitAccount(dataString(d, 'User') ?? dataString(d, 'SourceUser'));
   let targetUser = { name: null as string | null, domain: null as string | null };
   let group = { name: null as string | null, domain: null as string | null };
   if (family === 'security') {
@@ -380,32 +392,36 @@ export function normaliseWindows(record: WindowsRecord): WindowsFields {
     else user = subject.name !== null ? subject : target;
     if (membership) {
       group = target;
-      targetUser = { name: str('MemberName') ?? str('MemberSid'), domain: null };
+      targetUser = { name: dataString(d, 'MemberName') ?? dataString(d, 'MemberSid'), domain: null };
     } else if (!logon && subject.name !== null && target.name !== null && id !== 4688) {
       targetUser = target;
     }
   }
-  if (user.name === null && d.has('UserName')) user = splitAccount(str('UserName'));
+  if (user.name === null && d.has('UserName')) user = splitAccount(dataString(d, 'UserName'));
 
   // Network: Sysmon 3, and the remote address of logons.
   const network = {
-    src_ip: ip('SourceIp') ?? ip('IpAddress'),
-    src_port: port('SourcePort') ?? port('IpPort'),
-    dest_ip: ip('DestinationIp'),
-    dest_port: port('DestinationPort'),
-    protocol: str('Protocol')?.toLowerCase() ?? null,
+    src_ip: dataIp(d, 'SourceIp') ?? dataIp(d, 'IpAddress'),
+    src_port: dataPort(d, 'SourcePort') ?? dataPort(d, 'IpPort'),
+    dest_ip: dataIp(d, 'DestinationIp'),
+    dest_port: dataPort(d, 'DestinationPort'),
+    protocol: dataString(d, 'Protocol')?.toLowerCase() ?? null,
   };
   if (network.src_port === 0 && network.src_ip === null) network.src_port = null;
 
   // Registry: Sysmon 12, 13, 14.
-  const registryPath = str('TargetObject');
+  const registryPath = dataString(d, 'TargetObject');
   const isValue = eventType === 'SetValue' || eventType === 'CreateValue' || eventType === 'DeleteValue';
   const registry =
     registryPath === null
       ? null
-      : { path: registryPath, ...splitRegistry(registryPath, isValue), data: str('Details') ?? str('NewName') };
+      : {
+          path: registryPath,
+          ...splitRegistry(registryPath, isValue),
+          data: dataString(d, 'Details') ?? dataString(d, 'NewName'),
+        };
 
-  const question = str('QueryName');
+  const question = dataString(d, 'QueryName');
   return {
     host: { name: record.computer, ip: [], os: 'Windows' },
     event: {
@@ -420,11 +436,11 @@ export function normaliseWindows(record: WindowsRecord): WindowsFields {
       pid: processId,
       name: baseName(executable),
       executable,
-      command_line: str('CommandLine'),
-      entity_id: str('ProcessGuid') ?? str('SourceProcessGUID'),
+      command_line: dataString(d, 'CommandLine'),
+      entity_id: dataString(d, 'ProcessGuid') ?? dataString(d, 'SourceProcessGUID'),
       parent: nullIfEmpty(parent),
       hash: processHashes,
-      user: str('User'),
+      user: dataString(d, 'User'),
     }),
     file: nullIfEmpty({ path: filePath, name: baseName(filePath), hash: fileHashes }),
     user: nullIfEmpty(user),
@@ -432,7 +448,7 @@ export function normaliseWindows(record: WindowsRecord): WindowsFields {
     group: nullIfEmpty(group),
     network: nullIfEmpty(network),
     registry,
-    dns: question === null ? null : { question, answers: parseQueryResults(str('QueryResults')) },
+    dns: question === null ? null : { question, answers: parseQueryResults(dataString(d, 'QueryResults')) },
   };
 }
 
