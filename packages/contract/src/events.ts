@@ -159,6 +159,7 @@ export const networkEventSchema = z.object({
   fileinfo: eveFileinfoSchema.nullable(),
   flow: eveFlowSchema.nullable(),
   anomaly: eveAnomalySchema.nullable(),
+  /** The EVE record; a flow_id above 2^53 is kept there as its exact decimal text. */
   raw: rawSchema,
 });
 export type NetworkEvent = z.infer<typeof networkEventSchema>;

@@ -87,7 +87,10 @@ describe('EVE alerts', () => {
 
   it('keeps flow ids above 2^53 exactly, as decimal strings', () => {
     const line = JSON.stringify({ ...ALERT, flow_id: 0 }).replace('"flow_id":0', '"flow_id":18446744073709551615');
-    expect(one(line).flow_id).toBe('18446744073709551615');
+    const big = one(line);
+    expect(big.flow_id).toBe('18446744073709551615');
+    expect(big.raw.flow_id).toBe('18446744073709551615');
+    expect(one(ALERT).raw.flow_id).toBe(1851472349878392);
     const nested = line.replace('"alert":{', '"alert":{"flow_id":1,');
     expect(one(nested).flow_id).toBe('18446744073709551615');
     expect(one({ ...ALERT, flow_id: '1234567890123456789' }).flow_id).toBe('1234567890123456789');

@@ -59,6 +59,11 @@ export function normaliseEve(record: JsonObject, text: string): NetworkEvent {
   if (eventType.length > 64) throw new FieldError(`event_type is longer than 64 characters (${describe(eventType)})`);
 
   const alert = readAlert(record, eventType);
+  const flowId = readFlowId(record.flow_id, text);
+  // JSON.parse rounded a flow id above 2^53; raw keeps the exact digits, as text.
+  if (flowId !== null && typeof record.flow_id === 'number' && !Number.isSafeInteger(record.flow_id)) {
+    record.flow_id = flowId;
+  }
   return {
     timestamp,
     event_type: eventType,
@@ -68,7 +73,7 @@ export function normaliseEve(record: JsonObject, text: string): NetworkEvent {
     dest_port: readPort(record.dest_port, 'dest_port'),
     proto: readString(record.proto, 'proto'),
     app_proto: readString(record.app_proto, 'app_proto'),
-    flow_id: readFlowId(record.flow_id, text),
+    flow_id: flowId,
     community_id: readString(record.community_id, 'community_id'),
     host: readString(record.host, 'host'),
     severity: alert === null ? null : eveSeverity(alert.severity),
