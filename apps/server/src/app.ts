@@ -6,6 +6,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { installPermissionGuard, type GuardedRoute } from './http/actor';
 import { installErrorHandling } from './http/errors';
+import { registerAlerts } from './modules/alerts/alerts.routes';
 import { registerAudit } from './modules/audit/audit.routes';
 import { installAuthHooks } from './modules/auth/auth.hooks';
 import { registerAuth } from './modules/auth/auth.routes';
@@ -13,10 +14,13 @@ import { secretSafeSerializers, withSecretsRedacted } from './modules/auth/log-r
 import { registerCompanies } from './modules/companies/companies.routes';
 import { registerEvents } from './modules/events/events.routes';
 import { registerHealth } from './modules/health/health.routes';
+import { registerIncidents } from './modules/incidents/incidents.routes';
 import { registerIngest } from './modules/ingest/ingest.routes';
 import { registerJobs } from './modules/jobs/jobs.module';
+import { registerLive } from './modules/live/live.routes';
 import { registerMail } from './modules/mail/mail.routes';
 import type { Mailer } from './modules/mail/mail.transport';
+import { registerMatchers } from './modules/matchers/matchers.routes';
 import { registerRoles } from './modules/roles/roles.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
@@ -64,6 +68,10 @@ const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
   registerSessions,
   registerIngest,
   registerEvents,
+  registerLive,
+  registerAlerts,
+  registerIncidents,
+  registerMatchers,
 ];
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,100}$/;

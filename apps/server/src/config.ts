@@ -123,6 +123,27 @@ const configSchema = z.object({
     .min(256, 'must be a whole number of bytes from 256 to 67108864')
     .max(67_108_864, 'must be a whole number of bytes from 256 to 67108864')
     .default(1024 * 1024),
+  /** An open alert with the same deduplication key seen within this many minutes absorbs a new detection. */
+  ALERT_DEDUP_WINDOW_MINUTES: z.coerce
+    .number({ message: 'must be a whole number of minutes from 1 to 10080' })
+    .int('must be a whole number of minutes from 1 to 10080')
+    .min(1, 'must be a whole number of minutes from 1 to 10080')
+    .max(10080, 'must be a whole number of minutes from 1 to 10080')
+    .default(60),
+  /** Seconds between heartbeat comments on live-update streams. */
+  LIVE_HEARTBEAT_SECONDS: z.coerce
+    .number({ message: 'must be a whole number of seconds from 1 to 300' })
+    .int('must be a whole number of seconds from 1 to 300')
+    .min(1, 'must be a whole number of seconds from 1 to 300')
+    .max(300, 'must be a whole number of seconds from 1 to 300')
+    .default(20),
+  /** How long a matcher's webhook may take to answer before the attempt counts as failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds from 100 to 60000' })
+    .int('must be a whole number of milliseconds from 100 to 60000')
+    .min(100, 'must be a whole number of milliseconds from 100 to 60000')
+    .max(60_000, 'must be a whole number of milliseconds from 100 to 60000')
+    .default(5000),
 });
 
 export interface Config {
@@ -157,6 +178,9 @@ export interface Config {
   /** Poll interval of the job runner; 0 means this process runs no jobs by itself. */
   jobsPollMs: number;
   authCacheSeconds: number;
+  alertDedupWindowMinutes: number;
+  liveHeartbeatSeconds: number;
+  webhookTimeoutMs: number;
   ingestMaxBodyBytes: number;
   ingestMaxLineBytes: number;
 }
@@ -217,6 +241,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: c.MAIL_FROM,
     jobsPollMs: c.JOBS_POLL_MS,
     authCacheSeconds: c.AUTH_CACHE_SECONDS,
+    alertDedupWindowMinutes: c.ALERT_DEDUP_WINDOW_MINUTES,
+    liveHeartbeatSeconds: c.LIVE_HEARTBEAT_SECONDS,
+    webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
     ingestMaxBodyBytes: c.INGEST_MAX_BODY_BYTES,
     ingestMaxLineBytes: c.INGEST_MAX_LINE_BYTES,
   };

@@ -40,6 +40,9 @@ const expectedPublic = new Set([
  */
 const providerOnly = new Set(['POST /api/companies/']);
 
+/** Routes whose handler also checks a second action of the same resource (bulk changes need `change`). */
+const alsoNeeds: Record<string, string> = { 'POST /api/alerts/bulk/': 'change' };
+
 const allPermissions = resourceKinds.map((k) => ({ basename: k.basename, actions: actionsOf(k) }));
 
 function allBut(basename: string, action: string) {
@@ -54,6 +57,10 @@ function fixtureKey(url: string): string | null {
   if (url.startsWith('/api/units/')) return 'unit';
   if (url.startsWith('/api/companies/')) return 'company';
   if (url.startsWith('/api/users/')) return 'user';
+  if (url.startsWith('/api/alerts/')) return 'alert';
+  if (url.startsWith('/api/incidents/grouping/')) return 'company';
+  if (url.startsWith('/api/incidents/')) return 'incident';
+  if (url.startsWith('/api/matchers/')) return 'matcher';
   if (url.startsWith('/api/ingest/tokens/')) return 'ingest_token';
   if (url.endsWith('/download/') && url.startsWith('/api/warehouse/')) return 'warehouse_sha256';
   if (url.startsWith('/api/warehouse/hashes/') || url.startsWith('/api/warehouse/')) return 'warehouse_hash';
@@ -104,6 +111,7 @@ beforeAll(async () => {
       sql`INSERT INTO units (company_id, name) VALUES (${company}, 'Fixture unit') RETURNING id`,
     );
     fixtures[side].unit = unit.rows[0]!.id;
+    Object.assign(fixtures[side], await alertFixtures(company));
     await t.db.query(
       sql`INSERT INTO system_logs (company_id, action, object_type, object_repr) VALUES (${company}, 'create', 'alert', ${`${side} row`})`,
     );
@@ -134,6 +142,21 @@ async function eventFixtures(company: number, side: string): Promise<Record<stri
     warehouse_sha256: sha256,
   };
 }
+/** An alert, an incident and a matcher of a company. */
+async function alertFixtures(company: number): Promise<Record<string, number>> {
+  const one = async (query: ReturnType<typeof sql>) => Number((await t.db.query<{ id: number }>(query)).rows[0]!.id);
+  return {
+    alert:
+      await one(sql`INSERT INTO alerts (company_id, title, severity, score, source, detection, dedup_key, first_seen, last_seen)
+      VALUES (${company}, 'Fixture alert', 'low', 30, 'network', '{}', 'fixture', now(), now()) RETURNING id`),
+    incident: await one(
+      sql`INSERT INTO incidents (company_id, title, severity) VALUES (${company}, 'Fixture incident', 'low') RETURNING id`,
+    ),
+    matcher: await one(sql`INSERT INTO matchers (company_id, name, actions)
+      VALUES (${company}, 'Fixture matcher', '[{"type":"add_tag","tag":"x"}]') RETURNING id`),
+  };
+}
+
 afterAll(async () => {
   await t?.close();
 });
@@ -181,7 +204,7 @@ describe('permission matrix', () => {
       const key = `${route.method} ${route.url}`;
       const holder = providerOnly.has(key)
         ? await clientWith([{ basename, actions: [action] }], provider, true)
-        : await clientWith([{ basename, actions: [action] }], alpha);
+        : await clientWith([{ basename, actions: [action, ...(alsoNeeds[key] ? [alsoNeeds[key]] : [])] }], alpha);
       const allowed = await holder.request(route.method, alphaPath!, body);
       if (providerOnly.has(key)) {
         const customer = await clientWith([{ basename, actions: [action] }], alpha);
