@@ -33,8 +33,10 @@ export function PasswordSection({ locked }: { locked: boolean }) {
     event.preventDefault();
     change.mutate();
   };
-  const set = (field: keyof typeof empty) => (event: { currentTarget: { value: string } }) =>
-    setForm((previous) => ({ ...previous, [field]: event.currentTarget.value }));
+  const set = (field: keyof typeof empty) => (event: { currentTarget: { value: string } }) => {
+    const value = event.currentTarget.value;
+    setForm((previous) => ({ ...previous, [field]: value }));
+  };
 
   return (
     <SettingsSection

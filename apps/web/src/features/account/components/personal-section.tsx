@@ -44,8 +44,11 @@ export function PersonalSection() {
       notify({ type: 'success', message: t('profile.saved') });
     },
   });
-  const set = (field: keyof typeof form) => (event: { currentTarget: { value: string } }) =>
-    setForm((previous) => ({ ...previous, [field]: event.currentTarget.value }));
+  const set = (field: keyof typeof form) => (event: { currentTarget: { value: string } }) => {
+    // Read now: the event's target is gone by the time the state updater runs.
+    const value = event.currentTarget.value;
+    setForm((previous) => ({ ...previous, [field]: value }));
+  };
   const changed =
     form.firstName !== user.firstName ||
     form.lastName !== user.lastName ||

@@ -54,8 +54,11 @@ export function CompanyForm({ company, onClose }: { company: Company | null; onC
   });
   const set = (field: keyof typeof form) => ({
     value: form[field],
-    onChange: (event: { currentTarget: { value: string } }) =>
-      setForm((previous) => ({ ...previous, [field]: event.currentTarget.value })),
+    onChange: (event: { currentTarget: { value: string } }) => {
+      // Read now: the event's target is gone by the time the state updater runs.
+      const value = event.currentTarget.value;
+      setForm((previous) => ({ ...previous, [field]: value }));
+    },
     error: fieldError(save.error, field),
     disabled: !editable,
   });
