@@ -15,3 +15,4 @@ export * from './alerts';
 export * from './incidents';
 export * from './matchers';
 export * from './ingest';
+export * from './indicators';

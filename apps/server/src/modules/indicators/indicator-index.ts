@@ -1,0 +1,152 @@
+import { isIPv4 } from 'node:net';
+import type { IndicatorPolicy, IndicatorType } from '@vigil/contract';
+import type { AlertSeverity } from '../pipeline/detections';
+import { ipv4ToNumber, ipv6ToHex, maskHex } from './indicator-values';
+
+/** One live indicator as the index holds it. */
+export interface IndexedIndicator {
+  id: number;
+  /** Owner company; with `all` the indicator applies to every company. */
+  companyId: number;
+  all: boolean;
+  type: IndicatorType;
+  /** Normalised value (see indicator-values.ts). */
+  value: string;
+  policy: IndicatorPolicy;
+  severity: AlertSeverity;
+  /** Milliseconds since the epoch; null for never. */
+  expiresAt: number | null;
+}
+
+/** What an observed value is looked up as. */
+export type LookupKind = 'ip' | 'domain' | 'url' | 'email' | 'md5' | 'sha1' | 'sha256' | 'filename';
+
+/** The result for one observed value: alert indicators that match it, unless an ignore indicator does. */
+export interface IndicatorMatch {
+  /** An ignore indicator matched: nothing is raised for this value (ignore wins over alert). */
+  ignored: boolean;
+  /** Live alert indicators that match, most severe first; empty when ignored. */
+  alerts: IndexedIndicator[];
+}
+
+const NO_MATCH: IndicatorMatch = Object.freeze({ ignored: false, alerts: [] }) as IndicatorMatch;
+const severityRank: Record<AlertSeverity, number> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
+
+function push<K>(map: Map<K, IndexedIndicator[]>, key: K, entry: IndexedIndicator): void {
+  const bucket = map.get(key);
+  if (bucket) bucket.push(entry);
+  else map.set(key, [entry]);
+}
+
+const v4Masks = Array.from({ length: 33 }, (_, bits) => (bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0));
+
+/**
+ * In-memory matching index over the live indicators of every company, rebuilt whole when
+ * indicators change (immutable once built, so a lookup never sees a half-built index):
+ *  - exact values (IPs, hashes, e-mail addresses, file names, URLs): one hash map per type, O(1);
+ *  - domains: a hash map of indicator domains, looked up for the queried name and each parent
+ *    (`a.b.example.com` → `b.example.com` → `example.com` → `com`), O(labels);
+ *  - CIDRs: per prefix length present, a hash map from masked network to indicators, so a lookup
+ *    masks the address once per distinct prefix length (at most 33 for IPv4, 129 for IPv6;
+ *    in practice a handful), independent of how many networks are loaded.
+ * Expiry is checked at lookup, so an indicator that expires stops matching without a rebuild.
+ */
+export class IndicatorIndex {
+  private readonly exact = new Map<LookupKind, Map<string, IndexedIndicator[]>>();
+  private readonly cidr4 = new Map<number, Map<number, IndexedIndicator[]>>();
+  private readonly cidr6 = new Map<number, Map<string, IndexedIndicator[]>>();
+  private cidr4Lengths: number[] = [];
+  private cidr6Lengths: number[] = [];
+  /** Number of indicators loaded. */
+  readonly size: number;
+
+  constructor(indicators: Iterable<IndexedIndicator> = []) {
+    let size = 0;
+    for (const entry of indicators) {
+      size += 1;
+      if (entry.type === 'cidr') {
+        const [network = '', bitsText = '0'] = entry.value.split('/');
+        const bits = Number(bitsText);
+        if (isIPv4(network)) {
+          let byNetwork = this.cidr4.get(bits);
+          if (!byNetwork) this.cidr4.set(bits, (byNetwork = new Map()));
+          push(byNetwork, (ipv4ToNumber(network) & (v4Masks[bits] ?? 0)) >>> 0, entry);
+        } else {
+          let byNetwork = this.cidr6.get(bits);
+          if (!byNetwork) this.cidr6.set(bits, (byNetwork = new Map()));
+          push(byNetwork, maskHex(ipv6ToHex(network), bits), entry);
+        }
+        continue;
+      }
+      let map = this.exact.get(entry.type);
+      if (!map) this.exact.set(entry.type, (map = new Map()));
+      push(map, entry.value, entry);
+    }
+    this.size = size;
+    this.cidr4Lengths = [...this.cidr4.keys()].sort((a, b) => b - a);
+    this.cidr6Lengths = [...this.cidr6.keys()].sort((a, b) => b - a);
+  }
+
+  /** Every live indicator of `companyId` (its own and all-companies ones) that matches the value. */
+  candidates(companyId: number, kind: LookupKind, value: string, now: number): IndexedIndicator[] {
+    const found: IndexedIndicator[] = [];
+    const take = (bucket: IndexedIndicator[] | undefined) => {
+      if (!bucket) return;
+      for (const entry of bucket) {
+        if ((entry.all || entry.companyId === companyId) && (entry.expiresAt === null || entry.expiresAt > now))
+          found.push(entry);
+      }
+    };
+    if (kind === 'domain') {
+      const domains = this.exact.get('domain');
+      if (!domains) return found;
+      let name = value;
+      for (;;) {
+        take(domains.get(name));
+        const dot = name.indexOf('.');
+        if (dot < 0) break;
+        name = name.slice(dot + 1);
+      }
+      return found;
+    }
+    take(this.exact.get(kind)?.get(value));
+    if (kind === 'ip') {
+      if (isIPv4(value)) {
+        if (this.cidr4Lengths.length > 0) {
+          const n = ipv4ToNumber(value);
+          for (const bits of this.cidr4Lengths) take(this.cidr4.get(bits)?.get((n & (v4Masks[bits] ?? 0)) >>> 0));
+        }
+      } else if (this.cidr6Lengths.length > 0 && value.includes(':')) {
+        const hex = ipv6ToHex(value);
+        for (const bits of this.cidr6Lengths) take(this.cidr6.get(bits)?.get(maskHex(hex, bits)));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Looks up one observed value (already normalised) for a company. Precedence: if any live
+   * indicator that matches the value has the `ignore` policy — exact, a parent domain, or a network
+   * holding the address; the company's own or an all-companies one — the value raises nothing, even
+   * when alert indicators match it too.
+   */
+  match(companyId: number, kind: LookupKind, value: string, now = Date.now()): IndicatorMatch {
+    const found = this.candidates(companyId, kind, value, now);
+    if (found.length === 0) return NO_MATCH;
+    if (found.some((entry) => entry.policy === 'ignore')) return { ignored: true, alerts: [] };
+    if (found.length > 1) found.sort((a, b) => severityRank[b.severity] - severityRank[a.severity] || a.id - b.id);
+    return { ignored: false, alerts: found };
+  }
+}
+
+let active = new IndicatorIndex();
+
+/** The index ingest matches against in this process (replaced whole on every rebuild). */
+export function activeIndicatorIndex(): IndicatorIndex {
+  return active;
+}
+
+/** Makes `index` the one ingest matches against. */
+export function setActiveIndicatorIndex(index: IndicatorIndex): void {
+  active = index;
+}
