@@ -1,12 +1,14 @@
 /**
  * Web console figures: the gzipped size of the initial JavaScript of the main and the reduced
  * application, computed from the Vite manifest of apps/web/dist (run `npm run build` first; this
- * script builds nothing), and the time from navigation to an interactive system-log list in
- * headless Chromium against a real server started by the e2e harness.
+ * script builds nothing), and the time from navigation to an interactive list — the users list
+ * (settings → users, with the administration data a provider has) and the system log — in headless
+ * Chromium against a real server started by the e2e harness.
  *
  *   npx tsx bench/web.ts            # sizes and timing
  *   BENCH_WEB_RUNS=10 npx tsx bench/web.ts
  *   BENCH_WEB_SIZES_ONLY=1 npx tsx bench/web.ts
+ *   BENCH_WEB_USERS=200 npx tsx bench/web.ts   # users created before timing (default 60)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -92,10 +94,63 @@ export function measureSizes(): { mainKb: number; reducedKb: number; lines: stri
   return { mainKb: kb(mainSize.bytes), reducedKb: kb(reducedSize.bytes), lines };
 }
 
-async function measureSystemLog(runs: number): Promise<number[]> {
+/** A list page and what shows it is interactive: its table, done loading, with a row. */
+interface ListPage {
+  name: string;
+  path: string;
+  ready: string;
+}
+
+const listPages: ListPage[] = [
+  {
+    name: 'users list',
+    path: '/settings/users',
+    ready: '[data-testid="users-table"][data-loading="false"] [data-testid="user-row"]',
+  },
+  {
+    name: 'system-log list',
+    path: '/settings/system-logs',
+    ready: '[data-testid="system-log-table"][data-loading="false"] tbody tr td',
+  },
+];
+
+/** Users, roles and units enough to fill a page of the users list, made through the API. */
+async function seedUsers(base: string, cookie: string, csrf: string, count: number): Promise<void> {
+  const call = async (url: string, body: unknown) => {
+    const response = await fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Requested-With': 'XMLHttpRequest',
+        'X-CSRFToken': csrf,
+        Cookie: cookie,
+      },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as { id: number };
+  };
+  const role = await call('/api/roles/', {
+    name: 'Analysts',
+    permissions: [{ basename: 'system_logs', actions: ['view'] }],
+  });
+  const unit = await call('/api/units/', { name: 'Security operations' });
+  for (let i = 0; i < count; i++) {
+    await call('/api/users/', {
+      username: `analyst${String(i).padStart(3, '0')}`,
+      first_name: 'Analyst',
+      last_name: String(i),
+      email: `analyst${i}@example.com`,
+      role_ids: [role.id],
+      unit_id: unit.id,
+    });
+  }
+}
+
+async function measureLists(runs: number, seededUsers: number): Promise<Map<string, number[]>> {
   const server = await startServer();
   const browser = await launchBrowser();
-  const times: number[] = [];
+  const times = new Map<string, number[]>(listPages.map((list) => [list.name, []]));
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -114,13 +169,19 @@ async function measureSystemLog(runs: number): Promise<number[]> {
       },
       { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
     );
-    for (let run = 0; run <= runs; run++) {
-      const started = performance.now();
-      await page.goto(`${server.url}/settings/system-logs`);
-      await page.waitForSelector('[data-testid="system-log-table"][data-loading="false"] tbody tr td');
-      const elapsed = performance.now() - started;
-      if (run > 0) times.push(elapsed); // run 0 warms the server and the browser cache
-      process.stderr.write(`  run ${run}: ${elapsed.toFixed(0)} ms${run === 0 ? ' (warm-up)' : ''}\n`);
+    const cookies = await context.cookies();
+    const cookie = cookies.map((item) => `${item.name}=${item.value}`).join('; ');
+    const csrf = cookies.find((item) => item.name === 'csrf_token')?.value ?? '';
+    await seedUsers(server.url, cookie, csrf, seededUsers);
+    for (const list of listPages) {
+      for (let run = 0; run <= runs; run++) {
+        const started = performance.now();
+        await page.goto(`${server.url}${list.path}`);
+        await page.waitForSelector(list.ready);
+        const elapsed = performance.now() - started;
+        if (run > 0) times.get(list.name)!.push(elapsed); // run 0 warms the server and the browser cache
+        process.stderr.write(`  ${list.name} run ${run}: ${elapsed.toFixed(0)} ms${run === 0 ? ' (warm-up)' : ''}\n`);
+      }
     }
     await context.close();
   } finally {
@@ -140,13 +201,17 @@ async function main(): Promise<void> {
   for (const line of sizes.lines) console.log(line);
   if (process.env.BENCH_WEB_SIZES_ONLY === '1') return;
   const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 5));
-  process.stderr.write(`Navigation to an interactive system-log list, ${runs} runs after a warm-up…\n`);
-  const times = (await measureSystemLog(runs)).sort((a, b) => a - b);
-  const mean = times.reduce((sum, value) => sum + value, 0) / times.length;
-  console.log(
-    `navigation → interactive system-log list: p50 ${percentile(times, 50).toFixed(0)} ms, ` +
-      `max ${times[times.length - 1]!.toFixed(0)} ms, mean ${mean.toFixed(0)} ms over ${times.length} runs (headless Chromium, signed in, cached assets)`,
-  );
+  const seeded = Math.max(0, Number(process.env.BENCH_WEB_USERS ?? 60));
+  process.stderr.write(`Navigation to an interactive list, ${runs} runs after a warm-up (${seeded} users seeded)…\n`);
+  const measured = await measureLists(runs, seeded);
+  for (const [name, values] of measured) {
+    const times = [...values].sort((a, b) => a - b);
+    const mean = times.reduce((sum, value) => sum + value, 0) / times.length;
+    console.log(
+      `navigation → interactive ${name}: p50 ${percentile(times, 50).toFixed(0)} ms, ` +
+        `max ${times[times.length - 1]!.toFixed(0)} ms, mean ${mean.toFixed(0)} ms over ${times.length} runs (headless Chromium, signed in, cached assets)`,
+    );
+  }
 }
 
 main().catch((error: unknown) => {

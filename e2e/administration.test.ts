@@ -314,6 +314,10 @@ describe('administration and profile pages', () => {
         await page.goto(`${server.url}${USERS}/roles`);
         await settle('[data-testid="roles-table"][data-loading="false"] [data-testid="role-row"]');
         await screenshot(page, name('roles'));
+        await page.getByTestId('role-row').first().click();
+        await settle('[data-testid="permission-grid"]');
+        await page.waitForTimeout(300);
+        await screenshot(page, name('role-edit'));
 
         await page.goto(`${server.url}/settings/companies`);
         await settle('[data-testid="companies-table"][data-loading="false"] [data-testid="company-row"]');

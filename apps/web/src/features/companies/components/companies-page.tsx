@@ -186,7 +186,12 @@ export default function CompaniesPage() {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={company.kind === 'provider' ? 'brand' : 'vigil'} radius="sm">
+                    <Badge
+                      variant="light"
+                      color={company.kind === 'provider' ? 'brand' : 'vigil'}
+                      radius="sm"
+                      tt="none"
+                    >
                       {t(`companies.kinds.${company.kind}`)}
                     </Badge>
                   </Table.Td>
@@ -196,7 +201,7 @@ export default function CompaniesPage() {
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="dot" color={company.isActive ? 'teal' : 'gray'}>
+                    <Badge variant="dot" color={company.isActive ? 'teal' : 'gray'} tt="none">
                       {company.isActive ? t('companies.active') : t('companies.inactive')}
                     </Badge>
                   </Table.Td>
