@@ -163,6 +163,29 @@ describe('ingest and lists', () => {
     expect(range.body.count).toBeGreaterThanOrEqual(1);
   });
 
+  it('raises an alert from a Suricata alert record, deduplicated, only in its own company', async () => {
+    const before = await t.db.query<{ n: number }>(
+      sql`SELECT count(*)::int8 AS n FROM alerts WHERE company_id = ${beta}`,
+    );
+    expect(Number(before.rows[0]!.n)).toBe(0);
+    const alertsOf = async (company: number) =>
+      (
+        await t.db.query<{ title: string; count: number; dedup_key: string }>(
+          sql`SELECT title, count, dedup_key FROM alerts WHERE company_id = ${company} AND title = ${ALERT.alert.signature}`,
+        )
+      ).rows;
+    const first = await alertsOf(alpha);
+    expect(first).toHaveLength(1);
+    expect(first[0]!.dedup_key).toBe(
+      `rule:suricata:${ALERT.alert.signature_id}|${[ALERT.src_ip, ALERT.dest_ip].sort().join('|')}`,
+    );
+    await ingest('network', alphaKey, lines([ALERT]));
+    const again = await alertsOf(alpha);
+    expect(again).toHaveLength(1);
+    expect(Number(again[0]!.count)).toBe(Number(first[0]!.count) + 1);
+    expect(await alertsOf(beta)).toHaveLength(0);
+  });
+
   it('stores ECS and EVTX endpoint events and filters them by host, process and user', async () => {
     const answer = await ingest('endpoint', alphaKey, lines(ENDPOINT_SAMPLES));
     expect(answer.status).toBe(200);

@@ -3,7 +3,19 @@ import { sql } from './sql';
 
 /** Column types the bulk path knows how to cast from text. */
 export type BulkColumnType =
-  'int4' | 'int8' | 'float8' | 'numeric' | 'bool' | 'text' | 'uuid' | 'inet' | 'timestamptz' | 'jsonb' | 'text[]';
+  | 'int4'
+  | 'int8'
+  | 'float8'
+  | 'numeric'
+  | 'bool'
+  | 'text'
+  | 'uuid'
+  | 'inet'
+  | 'timestamptz'
+  | 'jsonb'
+  /** Kept as sent (validated, not converted): several times cheaper to insert than jsonb. */
+  | 'json'
+  | 'text[]';
 
 export interface BulkColumn {
   name: string;
@@ -12,7 +24,7 @@ export interface BulkColumn {
 
 function toText(value: unknown, type: BulkColumnType): string | null {
   if (value === null || value === undefined) return null;
-  if (type === 'jsonb') return JSON.stringify(value);
+  if (type === 'jsonb' || type === 'json') return JSON.stringify(value);
   if (type === 'text[]') {
     const items = value as unknown[];
     return `{${items.map((item) => `"${String(item).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;

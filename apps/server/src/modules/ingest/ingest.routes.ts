@@ -164,6 +164,11 @@ export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promi
     };
     const answer = async (input: BatchInput) => {
       const result = await runBatch(db, input);
+      // Committed: tell the consoles about new alerts; a failure here must not fail the batch.
+      if (result.live.length > 0)
+        await app.live
+          .publish(result.live)
+          .catch((error: unknown) => app.log.warn({ err: error }, 'live update failed'));
       return { accepted: result.accepted, rejected: result.rejected, batch_id: result.batch_id };
     };
     const lineOptions = { maxLineBytes: config.ingestMaxLineBytes };

@@ -84,8 +84,8 @@ const networkColumns: BulkColumn[] = [
   { name: 'http_url', type: 'text' },
   { name: 'tls_sni', type: 'text' },
   { name: 'file_sha256', type: 'text' },
-  { name: 'event', type: 'jsonb' },
-  { name: 'raw', type: 'jsonb' },
+  { name: 'event', type: 'json' },
+  { name: 'raw', type: 'json' },
 ];
 
 function withoutRaw<T extends { raw: unknown }>(event: T): Omit<T, 'raw'> {
@@ -162,8 +162,8 @@ const endpointColumns: BulkColumn[] = [
   { name: 'dest_port', type: 'int4' },
   { name: 'registry_path', type: 'text' },
   { name: 'dns_question', type: 'text' },
-  { name: 'event', type: 'jsonb' },
-  { name: 'raw', type: 'jsonb' },
+  { name: 'event', type: 'json' },
+  { name: 'raw', type: 'json' },
 ];
 
 export function endpointRow(companyId: number, batchId: number, id: number, e: EndpointEvent): unknown[] {

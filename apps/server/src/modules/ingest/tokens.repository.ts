@@ -70,18 +70,32 @@ export async function findIngestToken(db: Queryable, scope: TenantScope, id: num
 
 export async function revokeIngestToken(tx: Queryable, id: number): Promise<void> {
   await tx.query(sql`UPDATE ingest_tokens SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
+  recentKeys.clear();
 }
+
+/**
+ * Keys resolved in the last few seconds (hash → caller), so a sensor streaming batches costs no
+ * lookup per batch. Revoking clears it in this process; other processes notice within KEY_CACHE_MS.
+ */
+const recentKeys = new Map<string, { caller: IngestCaller; until: number }>();
+const KEY_CACHE_MS = 5000;
 
 /** The company of a live key, or null. Notes the use at most once a minute. */
 export async function resolveIngestKey(db: Queryable, key: string): Promise<IngestCaller | null> {
+  const hash = hashIngestKey(key);
+  const hit = recentKeys.get(hash);
+  if (hit && hit.until > Date.now()) return hit.caller;
   const { rows } = await db.query<{ id: number; company_id: number; stale: boolean }>(sql`
     SELECT t.id, t.company_id, (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale
     FROM ingest_tokens t JOIN companies c ON c.id = t.company_id
-    WHERE t.key_hash = ${hashIngestKey(key)} AND t.revoked_at IS NULL AND c.is_active`);
+    WHERE t.key_hash = ${hash} AND t.revoked_at IS NULL AND c.is_active`);
   const row = rows[0];
   if (!row) return null;
   if (row.stale) await db.query(sql`UPDATE ingest_tokens SET last_used_at = now() WHERE id = ${row.id}`);
-  return { tokenId: Number(row.id), companyId: Number(row.company_id) };
+  const caller = { tokenId: Number(row.id), companyId: Number(row.company_id) };
+  if (recentKeys.size > 10_000) recentKeys.clear();
+  recentKeys.set(hash, { caller, until: Date.now() + KEY_CACHE_MS });
+  return caller;
 }
 
 export const ingestTokenList: ListResource<IngestTokenRow, IngestTokenFilters, IngestToken> = {

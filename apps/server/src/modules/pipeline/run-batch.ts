@@ -1,10 +1,12 @@
 import type { EndpointEvent, IngestAnswer, NetworkEvent } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
+import { raiseAlerts } from '../alerts/raise-alerts';
 import type { ParsedMailMessage } from '../ingest/parsers';
 import { ensurePartitions, storeEndpointEvents, storeMail, storeNetworkEvents } from '../ingest/storage';
 import type { Detection } from './detections';
 import type { StoredEvent } from './stored-events';
+import type { LiveEvent } from '../live/live.bus';
 import { suricataDetections } from './suricata-stage';
 
 export type BatchKind = 'network' | 'endpoint' | 'mail';
@@ -29,8 +31,12 @@ export type BatchInput = {
 export interface BatchResult extends IngestAnswer {
   /** The batch had been stored before under the same Idempotency-Key; this is its answer. */
   duplicate: boolean;
-  /** Detections the batch produced (handed to the alert stage when one is wired). */
+  /** Detections the batch produced. */
   detections: number;
+  /** Alerts raised and alerts the batch's detections were folded into. */
+  alerts: { created: number[]; updated: number[] };
+  /** Live updates to publish now that the batch has committed. */
+  live: LiveEvent[];
 }
 
 /** A detection stage: reads the stored events of a batch, finds what it finds. */
@@ -48,14 +54,13 @@ export const detectionStages: DetectionStage[] = [
   { name: 'suricata', detect: (_company, events) => suricataDetections(events) },
 ];
 
-/** What receives the detections inside the transaction (alerts: raise and deduplicate). */
-export type AlertStage = (tx: Queryable, detections: readonly Detection[]) => Promise<unknown>;
+/** What receives the detections inside the transaction: raise and deduplicate alerts (then group, match). */
+export type AlertStage = (
+  tx: Queryable,
+  detections: readonly Detection[],
+) => Promise<{ created: number[]; updated: number[]; live: LiveEvent[] }>;
 
-/**
- * Alert stages. Empty: modules/alerts (`raiseAlerts(tx, detections)`) did not exist when this was
- * written; add it here once it does, and detections become alerts in the batch's transaction.
- */
-export const alertStages: AlertStage[] = [];
+export const alertStage: AlertStage = (tx, detections) => raiseAlerts(tx, detections);
 
 class DuplicateBatch extends Error {}
 
@@ -65,7 +70,15 @@ async function findBatch(db: Queryable, companyId: number, kind: BatchKind, key:
     WHERE company_id = ${companyId} AND kind = ${kind} AND idempotency_key = ${key}`);
   const row = rows[0];
   if (!row) return null;
-  return { accepted: row.accepted, rejected: row.rejected, batch_id: Number(row.id), duplicate: true, detections: 0 };
+  return {
+    accepted: row.accepted,
+    rejected: row.rejected,
+    batch_id: Number(row.id),
+    duplicate: true,
+    detections: 0,
+    alerts: { created: [], updated: [] },
+    live: [],
+  };
 }
 
 /**
@@ -124,13 +137,15 @@ export async function runBatch(db: Database, input: BatchInput): Promise<BatchRe
       }
       const detections: Detection[] = [];
       for (const stage of detectionStages) detections.push(...(await stage.detect(companyId, stored)));
-      if (detections.length > 0) for (const raise of alertStages) await raise(tx, detections);
+      const raised = detections.length > 0 ? await alertStage(tx, detections) : { created: [], updated: [], live: [] };
       return {
         accepted,
         rejected: input.rejected,
         batch_id: Number(batchId),
         duplicate: false,
         detections: detections.length,
+        alerts: { created: raised.created, updated: raised.updated },
+        live: raised.live,
       };
     });
   } catch (error) {
