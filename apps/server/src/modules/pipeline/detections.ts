@@ -61,7 +61,6 @@ export interface Detection {
 
 /** Builds a deduplication key from what found it and the entities that matter for it. */
 export function dedupKeyOf(source: DetectionSource, entities: readonly string[]): string {
-  const what =
-    source.type === 'rule' ? `rule:${source.engine}:${source.ruleId}` : `indicator:${source.indicatorId}`;
+  const what = source.type === 'rule' ? `rule:${source.engine}:${source.ruleId}` : `indicator:${source.indicatorId}`;
   return `${what}|${[...entities].sort().join('|')}`;
 }
