@@ -17,6 +17,13 @@ export async function assignable(db: Queryable, userId: number, companyId: numbe
   return rows.length > 0;
 }
 
+/** Whether a user may be given alerts of any company in a scope: a user of one of them, or staff who see all. */
+async function assignableInScope(db: Queryable, userId: number, scope: TenantScope): Promise<boolean> {
+  const { rows } = await db.query(sql`
+    SELECT 1 FROM users u WHERE u.id = ${userId} AND (u.all_companies OR ${tenantCondition(scope, sql`u.company_id`)})`);
+  return rows.length > 0;
+}
+
 export interface BulkOutcome {
   updated: number;
   live: LiveEvent[];
@@ -44,7 +51,7 @@ export async function bulkUpdateAlerts(
   let incident: { company_id: number; id: number } | null = null;
   switch (action.action) {
     case 'assign':
-      if (action.assignee_id !== null && !(await assignable(tx, action.assignee_id, null)))
+      if (action.assignee_id !== null && !(await assignableInScope(tx, action.assignee_id, scope)))
         throw ValidationError.field('action.assignee_id', 'No such user.');
       set = sql`assignee_id = ${action.assignee_id}::int8`;
       changed = sql`a.assignee_id IS DISTINCT FROM ${action.assignee_id}::int8`;

@@ -43,10 +43,10 @@ export async function registerAlerts(app: FastifyInstance, deps: AppDeps): Promi
   app.patch('/api/alerts/:id/', perm('change'), async (request) => {
     const actor = requireActor(request);
     const id = pathId(request.params);
-    const input = parseOrThrow(alertUpdateSchema, request.body ?? {});
     const updated = await db.transaction(async (tx) => {
       const before = await findAlert(tx, actor.scope, id, true);
       if (!before) throw notFound();
+      const input = parseOrThrow(alertUpdateSchema, request.body ?? {});
       const patch: AlertPatch = { ...input };
       const status = input.status ?? before.status;
       const final = status === 'resolved' || status === 'closed';

@@ -130,9 +130,9 @@ export async function registerIncidents(app: FastifyInstance, deps: AppDeps): Pr
   app.patch('/api/incidents/:id/', perm('change'), async (request) => {
     const actor = requireActor(request);
     const id = pathId(request.params);
-    const input = parseOrThrow(incidentUpdateSchema, request.body ?? {});
     const after = await db.transaction(async (tx) => {
       const before = await load(tx, actor, id, true);
+      const input = parseOrThrow(incidentUpdateSchema, request.body ?? {});
       if (input.assignee_id && !(await assignable(tx, input.assignee_id, before.company_id)))
         throw ValidationError.field('assignee_id', 'No such user can work on this incident.');
       const status = input.status ?? before.status;

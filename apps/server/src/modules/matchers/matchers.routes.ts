@@ -82,12 +82,12 @@ export async function registerMatchers(app: FastifyInstance, deps: AppDeps): Pro
   app.patch('/api/matchers/:id/', perm('change'), async (request) => {
     const actor = requireActor(request);
     const id = pathId(request.params);
-    const patch = parseOrThrow(matcherUpdateSchema, request.body ?? {});
-    if (patch.all_companies && actor.scope.companies !== 'all')
-      throw forbidden('Only staff who see every company can make a matcher for all companies.');
     const row = await db.transaction(async (tx) => {
       const before = await findMatcher(tx, actor.scope, id, true);
       if (!before) throw notFound();
+      const patch = parseOrThrow(matcherUpdateSchema, request.body ?? {});
+      if (patch.all_companies && actor.scope.companies !== 'all')
+        throw forbidden('Only staff who see every company can make a matcher for all companies.');
       const values: MatcherValues = {
         name: patch.name ?? before.name,
         enabled: patch.enabled ?? before.enabled,
