@@ -293,7 +293,7 @@ describe('administration and profile pages', () => {
         await settle('[data-testid="profile-personal"]');
         expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
-        await screenshot(page, name('profile'));
+        await screenshot(page, name('profile'), { fullPage: true });
 
         await page.goto(`${server.url}/profile/sessions`);
         await settle('[data-testid="sessions-table"][data-loading="false"] [data-testid="session-row"]');
@@ -305,7 +305,7 @@ describe('administration and profile pages', () => {
 
         await page.goto(`${server.url}${USERS}/${shownId}`);
         await settle('[data-testid="timeline-entry"]');
-        await screenshot(page, name('user'));
+        await screenshot(page, name('user'), { fullPage: true });
         await page.getByTestId('user-edit').click();
         await settle('[data-testid="user-form"]');
         await page.waitForTimeout(300);

@@ -9,12 +9,12 @@ import type { Page } from 'playwright-core';
 
 export const screenshotDir = path.join(import.meta.dirname, 'screenshots');
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   await mkdir(screenshotDir, { recursive: true });
   // Let fonts and transitions settle so the picture shows what a person sees.
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: options.fullPage ?? false });
 }
 
 /** A small cookie-keeping client of the API, for setting data up from the test (never the browser's session). */

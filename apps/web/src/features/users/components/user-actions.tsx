@@ -137,6 +137,8 @@ export function UserActionsMenu({
 }) {
   const { t } = useTranslation();
   const rights = useUserActionRights()(user);
+  const [armed, setArmed] = useState(false);
+  const [opened, setOpened] = useState(false);
   const items: ReactNode[] = [];
   if (rights.edit)
     items.push(
@@ -190,19 +192,26 @@ export function UserActionsMenu({
       </Menu.Item>,
     );
   if (items.length === 0) return null;
+  const trigger = (
+    <ActionIcon
+      variant="subtle"
+      color="gray"
+      aria-label={t('users.actionsFor', { user: user.username })}
+      onClick={(event) => {
+        event.stopPropagation();
+        setArmed(true);
+        setOpened((value) => !value);
+      }}
+      data-testid="user-actions"
+    >
+      <IconDots size={18} />
+    </ActionIcon>
+  );
+  // A list has a menu per row: the menu itself is only built once its button is first used.
+  if (!armed) return trigger;
   return (
-    <Menu position="bottom-end" withinPortal width={230}>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          aria-label={t('users.actionsFor', { user: user.username })}
-          onClick={(event) => event.stopPropagation()}
-          data-testid="user-actions"
-        >
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
+    <Menu position="bottom-end" withinPortal width={230} opened={opened} onChange={setOpened}>
+      <Menu.Target>{trigger}</Menu.Target>
       <Menu.Dropdown onClick={(event) => event.stopPropagation()}>{items}</Menu.Dropdown>
     </Menu>
   );
