@@ -72,6 +72,15 @@ describe('raising alerts', () => {
     expect(later.created).toHaveLength(1);
   });
 
+  it('raises one alert when two batches with the same key commit at once', async () => {
+    const results = await Promise.all([
+      raise(t.db, [buildDetection(alpha, { ruleId: '1005', ip: '10.0.0.11' })]),
+      raise(t.db, [buildDetection(alpha, { ruleId: '1005', ip: '10.0.0.11' })]),
+    ]);
+    expect(results.flatMap((r) => r.created)).toHaveLength(1);
+    expect(results.flatMap((r) => r.updated)).toHaveLength(1);
+  });
+
   it('keeps at most 100 linked events while counting every detection', async () => {
     const batch = Array.from({ length: 130 }, () => buildDetection(alpha, { ruleId: '1004', ip: '10.0.0.7' }));
     const { created } = await raise(t.db, batch);
