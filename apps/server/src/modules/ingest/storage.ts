@@ -132,8 +132,13 @@ export async function storeNetworkEvents(
   companyId: number,
   batchId: number,
   events: readonly NetworkEvent[],
+  /** Ids already taken from the table's sequence, one per event; taken here when absent. */
+  preallocated?: readonly number[],
 ): Promise<StoredRef<NetworkEvent>[]> {
-  const ids = await nextIds(tx, 'network_events', events.length);
+  const ids =
+    preallocated && preallocated.length === events.length
+      ? preallocated
+      : await nextIds(tx, 'network_events', events.length);
   const rows = events.map((e, i) => networkRow(companyId, batchId, ids[i]!, e));
   await bulkInsert(tx, 'network_events', networkColumns, rows);
   return events.map((event, i) => ({ id: ids[i]!, ts: event.timestamp, event }));
@@ -202,8 +207,13 @@ export async function storeEndpointEvents(
   companyId: number,
   batchId: number,
   events: readonly EndpointEvent[],
+  /** Ids already taken from the table's sequence, one per event; taken here when absent. */
+  preallocated?: readonly number[],
 ): Promise<StoredRef<EndpointEvent>[]> {
-  const ids = await nextIds(tx, 'endpoint_events', events.length);
+  const ids =
+    preallocated && preallocated.length === events.length
+      ? preallocated
+      : await nextIds(tx, 'endpoint_events', events.length);
   const rows = events.map((e, i) => endpointRow(companyId, batchId, ids[i]!, e));
   await bulkInsert(tx, 'endpoint_events', endpointColumns, rows);
   return events.map((event, i) => ({ id: ids[i]!, ts: event.timestamp, event }));

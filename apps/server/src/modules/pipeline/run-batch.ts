@@ -89,10 +89,6 @@ async function findBatch(db: Queryable, companyId: number, kind: BatchKind, key:
  */
 export async function runBatch(db: Database, input: BatchInput): Promise<BatchResult> {
   const { companyId, kind, idempotencyKey } = input;
-  if (idempotencyKey !== null) {
-    const existing = await findBatch(db, companyId, kind, idempotencyKey);
-    if (existing) return existing;
-  }
   const receivedAt = new Date().toISOString();
   const accepted = input.kind === 'mail' ? (input.message ? 1 : 0) : input.events.length;
   if (input.kind === 'network')
@@ -113,19 +109,28 @@ export async function runBatch(db: Database, input: BatchInput): Promise<BatchRe
   }
   try {
     return await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: number }>(sql`
-        INSERT INTO ingest_batches (company_id, kind, idempotency_key, token_id, accepted, rejected)
-        VALUES (${companyId}, ${kind}, ${idempotencyKey}, ${input.tokenId}, ${accepted}, ${JSON.stringify(input.rejected)}::jsonb)
-        ON CONFLICT DO NOTHING
-        RETURNING id`);
+      // The batch record and the events' ids in one round trip. A batch already stored under the
+      // same key (committed meanwhile by a concurrent retry, which this insert waits for) yields no row.
+      const sequence = input.kind === 'mail' ? null : `${input.kind}_events_id_seq`;
+      const count = input.kind === 'mail' ? 0 : input.events.length;
+      const { rows } = await tx.query<{ id: number; ids: number[] | null }>(sql`
+        WITH b AS (
+          INSERT INTO ingest_batches (company_id, kind, idempotency_key, token_id, accepted, rejected)
+          VALUES (${companyId}, ${kind}, ${idempotencyKey}, ${input.tokenId}, ${accepted}, ${JSON.stringify(input.rejected)}::jsonb)
+          ON CONFLICT DO NOTHING
+          RETURNING id)
+        SELECT b.id, CASE WHEN ${sequence}::text IS NULL THEN NULL
+          ELSE ARRAY(SELECT nextval(${sequence}::regclass) FROM generate_series(1, ${count}::int4)) END AS ids
+        FROM b`);
       const batchId = rows[0]?.id;
       if (batchId === undefined) throw new DuplicateBatch();
+      const ids = (rows[0]?.ids ?? []).map(Number);
       const stored: StoredEvent[] = [];
       if (input.kind === 'network') {
-        for (const s of await storeNetworkEvents(tx, companyId, batchId, input.events))
+        for (const s of await storeNetworkEvents(tx, companyId, batchId, input.events, ids))
           stored.push({ kind: 'network', companyId, ...s });
       } else if (input.kind === 'endpoint') {
-        for (const s of await storeEndpointEvents(tx, companyId, batchId, input.events))
+        for (const s of await storeEndpointEvents(tx, companyId, batchId, input.events, ids))
           stored.push({ kind: 'endpoint', companyId, ...s });
       } else if (input.message) {
         const mail = await storeMail(tx, companyId, batchId, receivedAt, input.message);
