@@ -3,6 +3,7 @@ import {
   Button,
   Drawer,
   Group,
+  Input,
   MultiSelect,
   Paper,
   SegmentedControl,
@@ -100,10 +101,7 @@ export default function CompaniesPage() {
             onChange={(value) => list.setFilters({ kind: value })}
             clearable
           />
-          <div>
-            <Text size="sm" fw={500} mb={4}>
-              {t('companies.state')}
-            </Text>
+          <Input.Wrapper label={t('companies.state')}>
             <SegmentedControl
               value={activity}
               onChange={(value) => list.setFilters({ isActive: value === 'all' ? undefined : value === 'active' })}
@@ -113,7 +111,7 @@ export default function CompaniesPage() {
                 { value: 'inactive', label: t('companies.inactive') },
               ]}
             />
-          </div>
+          </Input.Wrapper>
           <Button
             variant="subtle"
             leftSection={<IconFilterOff size={16} />}

@@ -4,6 +4,7 @@ import {
   Button,
   Checkbox,
   Group,
+  Input,
   MultiSelect,
   Paper,
   SegmentedControl,
@@ -147,16 +148,13 @@ export default function UsersPage() {
           <Select
             className="vigil-filters__narrow"
             label={t('users.twoFactor')}
-            data={booleanOptions(t('users.on'), t('users.off'), t('common.any'))}
+            data={booleanOptions(t('users.on'), t('users.off'), t('users.twoFactorAny'))}
             value={fromBoolean(list.filters.twoFactorEnabled)}
             onChange={(value) => list.setFilters({ twoFactorEnabled: toBoolean(value) })}
             allowDeselect={false}
             data-testid="filter-two-factor"
           />
-          <div>
-            <Text size="sm" fw={500} mb={4}>
-              {t('users.state')}
-            </Text>
+          <Input.Wrapper label={t('users.state')}>
             <SegmentedControl
               value={archived ? 'archived' : 'active'}
               onChange={(value) => list.setFilters({ archived: value === 'archived' ? true : undefined })}
@@ -166,7 +164,7 @@ export default function UsersPage() {
               ]}
               data-testid="filter-archived"
             />
-          </div>
+          </Input.Wrapper>
           <Button
             variant="subtle"
             leftSection={<IconFilterOff size={16} />}

@@ -346,6 +346,7 @@ export const en = {
     active: 'Active',
     archived: 'Archived',
     twoFactor: 'Two-factor',
+    twoFactorAny: 'Any',
     on: 'On',
     off: 'Off',
     access: 'Access',

@@ -348,6 +348,7 @@ export const ru: Translation = {
     active: 'Активные',
     archived: 'Архив',
     twoFactor: 'Двухфакторная',
+    twoFactorAny: 'Любая',
     on: 'Включена',
     off: 'Выключена',
     access: 'Доступ',
