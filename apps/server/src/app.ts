@@ -15,6 +15,7 @@ import { registerCompanies } from './modules/companies/companies.routes';
 import { registerEvents } from './modules/events/events.routes';
 import { registerHealth } from './modules/health/health.routes';
 import { registerIncidents } from './modules/incidents/incidents.routes';
+import { registerIndicators } from './modules/indicators/indicators.routes';
 import { registerIngest } from './modules/ingest/ingest.routes';
 import { registerJobs } from './modules/jobs/jobs.module';
 import { registerLive } from './modules/live/live.routes';
@@ -72,6 +73,7 @@ const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
   registerAlerts,
   registerIncidents,
   registerMatchers,
+  registerIndicators,
 ];
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,100}$/;

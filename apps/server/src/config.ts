@@ -144,6 +144,13 @@ const configSchema = z.object({
     .min(100, 'must be a whole number of milliseconds from 100 to 60000')
     .max(60_000, 'must be a whole number of milliseconds from 100 to 60000')
     .default(5000),
+  /** Days of stored events a new indicator is searched for (retro-hunt); 0 turns the retro-hunt off. */
+  RETRO_HUNT_DAYS: z.coerce
+    .number({ message: 'must be a whole number of days from 0 to 3650' })
+    .int('must be a whole number of days from 0 to 3650')
+    .min(0, 'must be a whole number of days from 0 to 3650')
+    .max(3650, 'must be a whole number of days from 0 to 3650')
+    .default(30),
 });
 
 export interface Config {
@@ -183,6 +190,8 @@ export interface Config {
   webhookTimeoutMs: number;
   ingestMaxBodyBytes: number;
   ingestMaxLineBytes: number;
+  /** Days of stored events searched for new indicators; 0: no retro-hunt. */
+  retroHuntDays: number;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -246,5 +255,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
     ingestMaxBodyBytes: c.INGEST_MAX_BODY_BYTES,
     ingestMaxLineBytes: c.INGEST_MAX_LINE_BYTES,
+    retroHuntDays: c.RETRO_HUNT_DAYS,
   };
 }

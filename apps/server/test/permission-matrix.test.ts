@@ -61,6 +61,7 @@ function fixtureKey(url: string): string | null {
   if (url.startsWith('/api/incidents/grouping/')) return 'company';
   if (url.startsWith('/api/incidents/')) return 'incident';
   if (url.startsWith('/api/matchers/')) return 'matcher';
+  if (url.startsWith('/api/indicators/')) return 'indicator';
   if (url.startsWith('/api/ingest/tokens/')) return 'ingest_token';
   if (url.endsWith('/download/') && url.startsWith('/api/warehouse/')) return 'warehouse_sha256';
   if (url.startsWith('/api/warehouse/hashes/') || url.startsWith('/api/warehouse/')) return 'warehouse_hash';
@@ -154,6 +155,9 @@ async function alertFixtures(company: number): Promise<Record<string, number>> {
     ),
     matcher: await one(sql`INSERT INTO matchers (company_id, name, actions)
       VALUES (${company}, 'Fixture matcher', '[{"type":"add_tag","tag":"x"}]') RETURNING id`),
+    indicator: await one(
+      sql`INSERT INTO indicators (company_id, type, value) VALUES (${company}, 'ip', ${`192.0.2.${company % 250}`}) RETURNING id`,
+    ),
   };
 }
 

@@ -1,7 +1,7 @@
 import { isIPv4 } from 'node:net';
 import type { IndicatorPolicy, IndicatorType } from '@vigil/contract';
 import type { AlertSeverity } from '../pipeline/detections';
-import { ipv4ToNumber, ipv6ToHex, maskHex } from './indicator-values';
+import { hexPrefix, ipv4ToNumber, ipv6ToHex } from './indicator-values';
 
 /** One live indicator as the index holds it. */
 export interface IndexedIndicator {
@@ -36,6 +36,21 @@ function push<K>(map: Map<K, IndexedIndicator[]>, key: K, entry: IndexedIndicato
   const bucket = map.get(key);
   if (bucket) bucket.push(entry);
   else map.set(key, [entry]);
+}
+
+/** Adds the live entries of a bucket that apply to the company; allocates only on a hit. */
+function take(
+  found: IndexedIndicator[] | null,
+  bucket: IndexedIndicator[] | undefined,
+  companyId: number,
+  now: number,
+): IndexedIndicator[] | null {
+  if (bucket === undefined) return found;
+  for (const entry of bucket) {
+    if ((entry.all || entry.companyId === companyId) && (entry.expiresAt === null || entry.expiresAt > now))
+      (found ??= []).push(entry);
+  }
+  return found;
 }
 
 const v4Masks = Array.from({ length: 33 }, (_, bits) => (bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0));
@@ -74,7 +89,7 @@ export class IndicatorIndex {
         } else {
           let byNetwork = this.cidr6.get(bits);
           if (!byNetwork) this.cidr6.set(bits, (byNetwork = new Map()));
-          push(byNetwork, maskHex(ipv6ToHex(network), bits), entry);
+          push(byNetwork, hexPrefix(ipv6ToHex(network), bits), entry);
         }
         continue;
       }
@@ -87,38 +102,34 @@ export class IndicatorIndex {
     this.cidr6Lengths = [...this.cidr6.keys()].sort((a, b) => b - a);
   }
 
-  /** Every live indicator of `companyId` (its own and all-companies ones) that matches the value. */
-  candidates(companyId: number, kind: LookupKind, value: string, now: number): IndexedIndicator[] {
-    const found: IndexedIndicator[] = [];
-    const take = (bucket: IndexedIndicator[] | undefined) => {
-      if (!bucket) return;
-      for (const entry of bucket) {
-        if ((entry.all || entry.companyId === companyId) && (entry.expiresAt === null || entry.expiresAt > now))
-          found.push(entry);
-      }
-    };
+  /** Every live indicator of `companyId` (its own and all-companies ones) that matches the value; null for none. */
+  candidates(companyId: number, kind: LookupKind, value: string, now: number): IndexedIndicator[] | null {
+    let found: IndexedIndicator[] | null = null;
     if (kind === 'domain') {
       const domains = this.exact.get('domain');
-      if (!domains) return found;
+      if (!domains) return null;
       let name = value;
       for (;;) {
-        take(domains.get(name));
+        found = take(found, domains.get(name), companyId, now);
         const dot = name.indexOf('.');
         if (dot < 0) break;
         name = name.slice(dot + 1);
       }
       return found;
     }
-    take(this.exact.get(kind)?.get(value));
+    const map = this.exact.get(kind);
+    if (map) found = take(found, map.get(value), companyId, now);
     if (kind === 'ip') {
-      if (isIPv4(value)) {
-        if (this.cidr4Lengths.length > 0) {
-          const n = ipv4ToNumber(value);
-          for (const bits of this.cidr4Lengths) take(this.cidr4.get(bits)?.get((n & (v4Masks[bits] ?? 0)) >>> 0));
+      if (value.includes(':')) {
+        if (this.cidr6Lengths.length > 0) {
+          const hex = ipv6ToHex(value);
+          for (const bits of this.cidr6Lengths)
+            found = take(found, this.cidr6.get(bits)!.get(hexPrefix(hex, bits)), companyId, now);
         }
-      } else if (this.cidr6Lengths.length > 0 && value.includes(':')) {
-        const hex = ipv6ToHex(value);
-        for (const bits of this.cidr6Lengths) take(this.cidr6.get(bits)?.get(maskHex(hex, bits)));
+      } else if (this.cidr4Lengths.length > 0) {
+        const n = ipv4ToNumber(value);
+        for (const bits of this.cidr4Lengths)
+          found = take(found, this.cidr4.get(bits)!.get((n & v4Masks[bits]!) >>> 0), companyId, now);
       }
     }
     return found;
@@ -132,7 +143,7 @@ export class IndicatorIndex {
    */
   match(companyId: number, kind: LookupKind, value: string, now = Date.now()): IndicatorMatch {
     const found = this.candidates(companyId, kind, value, now);
-    if (found.length === 0) return NO_MATCH;
+    if (found === null) return NO_MATCH;
     if (found.some((entry) => entry.policy === 'ignore')) return { ignored: true, alerts: [] };
     if (found.length > 1) found.sort((a, b) => severityRank[b.severity] - severityRank[a.severity] || a.id - b.id);
     return { ignored: false, alerts: found };

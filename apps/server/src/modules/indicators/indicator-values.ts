@@ -39,8 +39,16 @@ export function normaliseFileName(text: string): string | null {
 
 /** Bits of an address: IPv4 as a 32-bit number, IPv6 as 32 hex digits. */
 export function ipv4ToNumber(ip: string): number {
-  const [a = 0, b = 0, c = 0, d = 0] = ip.split('.').map(Number);
-  return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+  let result = 0;
+  let octet = 0;
+  for (let i = 0; i < ip.length; i += 1) {
+    const code = ip.charCodeAt(i);
+    if (code === 46) {
+      result = result * 256 + octet;
+      octet = 0;
+    } else octet = octet * 10 + (code - 48);
+  }
+  return result * 256 + octet;
 }
 
 /** 32 lower-case hex digits of a canonical IPv6 address. */
@@ -59,6 +67,15 @@ export function ipv6ToHex(ip: string): string {
 
 function numberToIpv4(n: number): string {
   return `${n >>> 24}.${(n >>> 16) & 0xff}.${(n >>> 8) & 0xff}.${n & 0xff}`;
+}
+
+/** The first `bits` bits of 32 hex digits as hex digits (a last partial digit masked): a prefix key. */
+export function hexPrefix(hex: string, bits: number): string {
+  const full = bits >> 2;
+  const rest = bits & 3;
+  if (rest === 0) return hex.slice(0, full);
+  const nibble = Number.parseInt(hex[full] ?? '0', 16) & (0xf << (4 - rest)) & 0xf;
+  return hex.slice(0, full) + nibble.toString(16);
 }
 
 /** Keeps the first `bits` bits of 32 hex digits (the rest zero). */
