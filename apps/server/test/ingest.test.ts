@@ -186,6 +186,35 @@ describe('ingest and lists', () => {
     expect(await alertsOf(beta)).toHaveLength(0);
   });
 
+  it('raises an alert when an event matches a policy indicator', async () => {
+    const created = await admin.post('/api/indicators/', {
+      type: 'ip',
+      value: '198.51.100.77',
+      policy: 'alert',
+      severity: 'high',
+      company_id: alpha,
+    });
+    expect(created.status).toBe(201);
+    const matching = lines([{ ...FLOW, dest_ip: '198.51.100.77' }]);
+    const alertsOn = async () =>
+      (
+        await t.db.query<{ n: number }>(
+          sql`SELECT count(*)::int8 AS n FROM alerts WHERE company_id = ${alpha} AND dedup_key LIKE 'indicator:%'`,
+        )
+      ).rows[0]!.n;
+    // The index is rebuilt after the indicator's commit; give it a moment.
+    for (let attempt = 0; attempt < 50 && Number(await alertsOn()) === 0; attempt += 1) {
+      expect((await ingest('network', alphaKey, matching)).body.accepted).toBe(1);
+      if (Number(await alertsOn()) === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(Number(await alertsOn())).toBe(1);
+    await ingest('network', betaKey, matching);
+    const beta_ = await t.db.query<{ n: number }>(
+      sql`SELECT count(*)::int8 AS n FROM alerts WHERE company_id = ${beta} AND dedup_key LIKE 'indicator:%'`,
+    );
+    expect(Number(beta_.rows[0]!.n)).toBe(0);
+  });
+
   it('stores ECS and EVTX endpoint events and filters them by host, process and user', async () => {
     const answer = await ingest('endpoint', alphaKey, lines(ENDPOINT_SAMPLES));
     expect(answer.status).toBe(200);

@@ -2,6 +2,7 @@ import type { EndpointEvent, IngestAnswer, NetworkEvent } from '@vigil/contract'
 import type { Database, Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import { raiseAlerts } from '../alerts/raise-alerts';
+import { indicatorDetections } from '../indicators/indicator-detections';
 import type { ParsedMailMessage } from '../ingest/parsers';
 import { ensurePartitions, storeEndpointEvents, storeMail, storeNetworkEvents } from '../ingest/storage';
 import type { Detection } from './detections';
@@ -45,13 +46,11 @@ export interface DetectionStage {
   detect(companyId: number, events: readonly StoredEvent[]): Detection[] | Promise<Detection[]>;
 }
 
-/**
- * The detection stages run on every batch, in order, inside the batch's transaction.
- * Only the Suricata stage is wired: modules/indicators (`indicatorDetections(companyId, events)`)
- * did not exist when this was written; add it here as `{ name: 'indicators', detect: indicatorDetections }`.
- */
+/** The detection stages run on every batch, in order, inside the batch's transaction. */
 export const detectionStages: DetectionStage[] = [
   { name: 'suricata', detect: (_company, events) => suricataDetections(events) },
+  // Policy indicators, from the in-memory index (no database round trip per event).
+  { name: 'indicators', detect: (company, events) => indicatorDetections(company, events) },
 ];
 
 /** What receives the detections inside the transaction: raise and deduplicate alerts (then group, match). */
