@@ -23,12 +23,13 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
   });
+  // Migrate before building the app: modules may read their tables while registering (the
+  // indicator index is loaded at start).
+  const applied = await migrate(db);
   const app = await buildApp({ db, config, version: appVersion });
   app.addHook('onClose', async () => {
     await db.close();
   });
-
-  const applied = await migrate(db);
   if (applied.length > 0) app.log.info({ applied }, 'database migrated');
   const { admin } = await bootstrap(db, config);
   if (admin) {
