@@ -12,8 +12,8 @@
  * has stopped, as the directory has one owner). Settings: BENCH_EVE_BATCHES (default 200),
  * BENCH_ENDPOINT_BATCHES (100), BENCH_BATCH (1000 lines), BENCH_CLIENTS (8).
  *
- * Not yet measured: the issue's bench loads 100,000 indicators first; the indicators module did
- * not exist when this was written, so no indicator matching runs in the pipeline.
+ * BENCH_INDICATORS (default 100,000) policy indicators are imported first through the API (IPs,
+ * domains, SHA-256s; a handful match the traffic), so every batch is matched against them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -38,6 +38,7 @@ const eveBatches = Number(process.env.BENCH_EVE_BATCHES ?? 200);
 const endpointBatches = Number(process.env.BENCH_ENDPOINT_BATCHES ?? 100);
 const batchLines = Number(process.env.BENCH_BATCH ?? 1000);
 const clients = Number(process.env.BENCH_CLIENTS ?? 8);
+const indicatorCount = Number(process.env.BENCH_INDICATORS ?? 100_000);
 const poolSize = 10;
 const password = 'Bench-password-1';
 const TARGET_EPS = 30_000;
@@ -274,6 +275,28 @@ async function main(): Promise<void> {
     const token = (await tokenAnswer.json()) as { key: string; company_id: number };
     if (!token.key) throw new Error(`token creation failed: ${tokenAnswer.status}`);
 
+    // Indicators: mostly values the traffic never shows, a few it does (alerts on a match).
+    const csv = ['type,value,policy,severity'];
+    for (let i = 0; i < indicatorCount; i += 1) {
+      if (i < 5) csv.push(`ip,203.0.113.${200 + i},alert,high`);
+      else if (i % 3 === 0) csv.push(`ip,${100 + ((i >> 16) & 99)}.${(i >> 8) & 255}.${i & 255}.7,alert,medium`);
+      else if (i % 3 === 1) csv.push(`domain,bad${i}.example.invalid,alert,medium`);
+      else csv.push(`sha256,${randomBytes(32).toString('hex')},alert,high`);
+    }
+    const imported = await fetch(`${started.url}/api/indicators/import/`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-csrftoken': csrf,
+        cookie: `vigil_session=${session}; csrf_token=${csrf}`,
+      },
+      body: JSON.stringify({ csv: csv.join('\n') }),
+    });
+    const importAnswer = (await imported.json()) as { created?: number; rejected?: unknown[] };
+    if (imported.status !== 200)
+      throw new Error(`indicator import: ${imported.status} ${JSON.stringify(importAnswer).slice(0, 300)}`);
+    log(`indicators loaded: ${importAnswer.created ?? 0} (${importAnswer.rejected?.length ?? 0} refused)`);
+
     const send = async (kind: 'network' | 'endpoint', body: string, n: number) => {
       const response = await fetch(`${started.url}/api/ingest/${kind}/`, {
         method: 'POST',
@@ -373,7 +396,9 @@ async function main(): Promise<void> {
     const httpEps = http.events / http.seconds;
     const rawEps = raw.events / raw.seconds;
     console.log(`\nbench/ingest — ${label}`);
-    console.log(`batches of ${batchLines} lines, ${clients} concurrent clients, no indicators loaded\n`);
+    console.log(
+      `batches of ${batchLines} lines, ${clients} concurrent clients, ${indicatorCount.toLocaleString('en-US')} indicators loaded\n`,
+    );
     console.log('case                          events     seconds   events/s');
     for (const f of figures) {
       console.log(
