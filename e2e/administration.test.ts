@@ -322,6 +322,11 @@ describe('administration and profile pages', () => {
         await page.goto(`${server.url}/settings/companies`);
         await settle('[data-testid="companies-table"][data-loading="false"] [data-testid="company-row"]');
         await screenshot(page, name('companies'));
+        await page.getByTestId('company-row').filter({ hasText: 'Northwind' }).click();
+        await page.getByTestId('company-sso-tab').click();
+        await settle('[data-testid="sso-form"]');
+        await page.waitForTimeout(300);
+        await screenshot(page, name('company-sso'));
 
         await page.goto(`${server.url}/settings/units`);
         await settle('[data-testid="units-table"][data-loading="false"] [data-testid="unit-row"]');

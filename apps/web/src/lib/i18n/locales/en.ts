@@ -565,7 +565,7 @@ export const en = {
       title: 'Single sign-on',
       short: 'SSO',
       hint: 'Users of this company sign in with their identity provider (OpenID Connect). Register the redirect address below at the provider.',
-      enabled: 'Single sign-on is on',
+      enabled: 'Use single sign-on for this company',
       stateOn: 'In use',
       stateOff: 'Switched off',
       stateNew: 'Not set up',
