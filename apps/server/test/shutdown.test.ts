@@ -64,5 +64,6 @@ describe('graceful shutdown of the embedded database', () => {
     expect(health.body.status).toBe('ok');
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
-  });
+    // Two server starts and a stream of writes: generous on a busy machine.
+  }, 240_000);
 });

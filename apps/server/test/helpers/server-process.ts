@@ -24,7 +24,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 150_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Vigil is running at (http:\/\/\S+)/.exec(output);
