@@ -41,7 +41,7 @@ function Device({ session }: { session: Session }) {
           )}
         </Group>
         <Tooltip label={session.userAgent || t('sessions.unknownDevice')} multiline maw={420} withArrow openDelay={400}>
-          <Text size="xs" c="dimmed" truncate="end" maw={420}>
+          <Text size="xs" c="dimmed" truncate="end" maw={320}>
             {session.userAgent || '—'}
           </Text>
         </Tooltip>
@@ -140,7 +140,7 @@ export default function SessionsPage() {
                     {!session.current && (
                       <Button
                         size="xs"
-                        variant="subtle"
+                        variant="light"
                         color="red"
                         onClick={() => setEnding(session)}
                         data-testid="end-session"
