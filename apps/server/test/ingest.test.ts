@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
 import { pruneEvents } from '../src/modules/events/retention';
 import { ENDPOINT_SAMPLES } from '../src/modules/ingest/parsers/fixtures/endpoint';
-import { ALERT, EVE_SAMPLES, FLOW } from '../src/modules/ingest/parsers/fixtures/eve';
+import { ALERT, EVE_SAMPLES, FILEINFO, FLOW } from '../src/modules/ingest/parsers/fixtures/eve';
 import {
   manyAttachmentsMessage,
   phishingMessage,
@@ -153,6 +153,11 @@ describe('ingest and lists', () => {
     expect(detail.status).toBe(200);
     expect(detail.body.raw?.flow_id).toBe(ALERT.flow_id);
     expect((await betaUser.get(`/api/network/${alerts.body.results[0]!.id}/`)).status).toBe(404);
+    const fileinfo = await alphaUser.post<ListAnswer<WarehouseHash>>('/api/warehouse/hashes/check/', {
+      source: 'network',
+    });
+    expect(fileinfo.body.results.map((h) => h.sha256)).toEqual([FILEINFO.fileinfo.sha256]);
+    expect(fileinfo.body.results[0]!.stored).toBe(false);
     const foreign = await betaUser.post<ListAnswer<StoredEventItem>>('/api/network/check/', {});
     expect(foreign.body.count).toBe(0);
     const range = await alphaUser.post<{ count: number }>('/api/network/count/', {

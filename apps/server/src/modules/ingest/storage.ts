@@ -349,11 +349,7 @@ export async function storeInWarehouse(
 ): Promise<void> {
   if (files.length === 0) return;
   const unique = new Map<string, WarehouseInput>();
-  const seen = new Map<string, number>();
-  for (const file of files) {
-    if (!unique.has(file.sha256)) unique.set(file.sha256, file);
-    seen.set(file.sha256, (seen.get(file.sha256) ?? 0) + 1);
-  }
+  for (const file of files) if (!unique.has(file.sha256)) unique.set(file.sha256, file);
   const hashes = [...unique.keys()];
   const { rows } = await tx.query<{ sha256: string }>(
     sql`SELECT sha256 FROM warehouse_files WHERE sha256 = ANY(${hashes}::text[])`,
@@ -371,6 +367,33 @@ export async function storeInWarehouse(
     await tx.query(sql`
       UPDATE warehouse_files SET last_seen = greatest(last_seen, ${ts}::timestamptz)
       WHERE sha256 = ANY(${[...held]}::text[])`);
+  }
+  await recordSightings(tx, companyId, ts, files);
+}
+
+/** A hash a company saw, with or without the file's bytes. */
+export interface Sighting {
+  sha256: string;
+  md5: string | null;
+  sha1: string | null;
+  filename: string | null;
+  eventKind: 'mail' | 'network' | 'endpoint';
+  eventId: number;
+}
+
+/** Counts a company's sightings of hashes (warehouse/hashes): how often, where first and last. */
+export async function recordSightings(
+  tx: Queryable,
+  companyId: number,
+  ts: string,
+  sightings: readonly Sighting[],
+): Promise<void> {
+  if (sightings.length === 0) return;
+  const unique = new Map<string, Sighting>();
+  const seen = new Map<string, number>();
+  for (const s of sightings) {
+    unique.set(s.sha256, s);
+    seen.set(s.sha256, (seen.get(s.sha256) ?? 0) + 1);
   }
   const list = [...unique.values()];
   await tx.query(sql`

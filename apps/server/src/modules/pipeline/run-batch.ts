@@ -4,7 +4,14 @@ import { sql } from '../../db/sql';
 import { raiseAlerts } from '../alerts/raise-alerts';
 import { indicatorDetections } from '../indicators/indicator-detections';
 import type { ParsedMailMessage } from '../ingest/parsers';
-import { ensurePartitions, storeEndpointEvents, storeMail, storeNetworkEvents } from '../ingest/storage';
+import {
+  ensurePartitions,
+  recordSightings,
+  storeEndpointEvents,
+  storeMail,
+  storeNetworkEvents,
+  type Sighting,
+} from '../ingest/storage';
 import type { Detection } from './detections';
 import type { StoredEvent } from './stored-events';
 import type { LiveEvent } from '../live/live.bus';
@@ -126,8 +133,18 @@ export async function runBatch(db: Database, input: BatchInput): Promise<BatchRe
       const ids = (rows[0]?.ids ?? []).map(Number);
       const stored: StoredEvent[] = [];
       if (input.kind === 'network') {
-        for (const s of await storeNetworkEvents(tx, companyId, batchId, input.events, ids))
+        const files: Sighting[] = [];
+        let latest = '';
+        for (const s of await storeNetworkEvents(tx, companyId, batchId, input.events, ids)) {
           stored.push({ kind: 'network', companyId, ...s });
+          const file = s.event.fileinfo;
+          if (file?.sha256) {
+            files.push({ ...file, sha256: file.sha256, eventKind: 'network', eventId: s.id });
+            if (s.ts > latest) latest = s.ts;
+          }
+        }
+        // Files Suricata saw on the wire: the company's sightings (no bytes) in warehouse/hashes.
+        await recordSightings(tx, companyId, latest, files);
       } else if (input.kind === 'endpoint') {
         for (const s of await storeEndpointEvents(tx, companyId, batchId, input.events, ids))
           stored.push({ kind: 'endpoint', companyId, ...s });
