@@ -144,6 +144,81 @@ describe('administration and profile pages', () => {
     );
   });
 
+  it('edits a user and its privileged settings from its page; ordering of the list is kept in the URL', async () => {
+    const id = await createActiveUser('edsger', 'Goto-Considered-Harmful-68', {
+      first_name: 'Edsger',
+      last_name: 'Dijkstra',
+    });
+    await signIn();
+    await page.goto(`${server.url}${USERS}?ordering=-email`);
+    await usersTable().getByTestId('user-row').first().waitFor();
+    expect(await page.getByRole('columnheader', { name: 'E-mail' }).getAttribute('aria-sort')).toBe('descending');
+    await page.getByRole('button', { name: 'Last sign-in' }).click();
+    await page.waitForURL((url) => url.searchParams.get('ordering') === 'last_login_at');
+    await page.reload();
+    await usersTable().getByTestId('user-row').first().waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Last sign-in' }).getAttribute('aria-sort')).toBe('ascending');
+
+    await page.goto(`${server.url}${USERS}/${id}`);
+    await page.getByTestId('user-edit').click();
+    const form = page.getByTestId('user-form');
+    await form.getByLabel('Last name').fill('Dijkstra-Wybe');
+    await form.getByLabel('IP allow-list').fill('not an address');
+    await form.getByLabel('IP allow-list').press('Enter');
+    await page.getByTestId('user-form-submit').click();
+    // The server's problem with one address shows beside the field; the rest stays as typed.
+    await form.getByText(/An address or range looks like/).waitFor();
+    expect(await form.getByLabel('Last name').inputValue()).toBe('Dijkstra-Wybe');
+    await form.getByLabel('IP allow-list').press('Backspace');
+    await page.getByTestId('user-form-submit').click();
+    await page.getByTestId('user-name').filter({ hasText: 'Edsger Dijkstra-Wybe' }).waitFor();
+
+    await page.getByTestId('privileged-remote_response').check();
+    await page.getByTestId('privileged-save').click();
+    await page.getByText('Privileged settings are saved.').waitFor();
+    const saved = await admin.request<{ privileged_settings: Record<string, boolean> }>('GET', `/api/users/${id}/`);
+    expect(saved.privileged_settings).toEqual({ remote_response: true });
+  });
+
+  it('gives a customer administrator its own users only: no company, unit, superuser or all-companies controls', async () => {
+    const customer = await admin.request<{ id: number }>('POST', '/api/companies/', { name: 'Fabrikam' });
+    const role = await admin.request<{ id: number }>('POST', '/api/roles/', {
+      name: 'Customer administrators',
+      company_id: customer.id,
+      permissions: [{ basename: 'users', actions: ['view', 'add', 'change', 'delete', 'restore'] }],
+    });
+    await createActiveUser('fabrikam-admin', 'Runs-The-Customer-42', {
+      first_name: 'Fay',
+      last_name: 'Brick',
+      company_id: customer.id,
+      role_ids: [role.id],
+    });
+    await signIn('fabrikam-admin', 'Runs-The-Customer-42');
+    await page.goto(`${server.url}${USERS}`);
+    await usersTable().getByTestId('user-row').first().waitFor();
+    const sidebar = page.getByTestId('sidebar');
+    expect(await sidebar.getByRole('link', { name: 'Users' }).isVisible()).toBe(true);
+    expect(await sidebar.getByRole('link', { name: 'Companies' }).count()).toBe(0);
+    expect(await sidebar.getByRole('link', { name: 'Units' }).count()).toBe(0);
+    // Only this company's users; no company or unit filters.
+    expect(await userRows().allTextContents()).toEqual([expect.stringContaining('Fay Brick')]);
+    expect(await page.getByTestId('filter-company').count()).toBe(0);
+    // The roles picker offers this company's roles only.
+    await page.getByTestId('user-create').click();
+    const form = page.getByTestId('user-form');
+    await form.getByLabel('Username').waitFor();
+    await form.getByLabel('Roles').click();
+    await page.getByRole('option', { name: 'Customer administrators' }).waitFor();
+    expect(await page.getByRole('option').count()).toBe(1);
+    await form.getByLabel('Roles').press('Escape');
+    expect(await form.getByLabel('Company').count()).toBe(0);
+    expect(await form.getByLabel('Unit').count()).toBe(0);
+    expect(await form.getByText('Superuser').count()).toBe(0);
+    expect(await form.getByText('All companies').count()).toBe(0);
+    await page.goto(`${server.url}/settings/companies`);
+    await page.getByTestId('no-access').waitFor();
+  });
+
   it('acts as another user from its page and comes back', async () => {
     const id = await createActiveUser('ivan', 'Reads-Logs-Daily-9', { first_name: 'Ivan', last_name: 'Petrov' });
     await signIn();
