@@ -57,6 +57,7 @@ export const otpDisableSchema = z.object({ password: passwordText('Enter your pa
 
 /** Answer of enabling, disabling or resetting two-factor authentication. */
 export const twoFactorStatusSchema = z.object({ two_factor_enabled: z.boolean() });
+export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
 
 /** `POST /api/users/password/change/` (spec §3 "Password change payload"). */
 export const passwordChangeSchema = z
@@ -107,6 +108,7 @@ export type UserSessionFilters = z.infer<typeof userSessionFiltersSchema>;
 
 /** `DELETE /api/sessions/`: how many sessions were ended. */
 export const sessionsEndedSchema = z.object({ ended: z.number().int() });
+export type SessionsEnded = z.infer<typeof sessionsEndedSchema>;
 
 /** `POST /api/auth/impersonate/`. */
 export const impersonateSchema = z

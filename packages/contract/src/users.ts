@@ -218,6 +218,8 @@ export type UserCreated = z.infer<typeof userCreatedSchema>;
 
 /** Answer of `DELETE /api/users/` and `POST /api/users/restore/`: how many users were changed. */
 export const usersBatchAnswerSchema = z.object({ count: z.number().int() });
+export type UsersBatchAnswer = z.infer<typeof usersBatchAnswerSchema>;
 
 /** Answer of `POST /api/users/{id}/unlock/`. */
 export const unlockAnswerSchema = z.object({ locked: z.boolean() });
+export type UnlockAnswer = z.infer<typeof unlockAnswerSchema>;

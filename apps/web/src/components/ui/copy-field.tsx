@@ -1,4 +1,4 @@
-import { ActionIcon, CopyButton, Group, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, CopyButton, TextInput, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
@@ -43,27 +43,5 @@ export function CopyField({
         </CopyButton>
       }
     />
-  );
-}
-
-/** A row of a value and its copy button, for places without a field around it. */
-export function CopyInline({ value }: { value: string }) {
-  const { t } = useTranslation();
-  return (
-    <Group gap={4} wrap="nowrap">
-      <CopyButton value={value} timeout={2000}>
-        {({ copied, copy }) => (
-          <ActionIcon
-            variant="subtle"
-            color={copied ? 'teal' : 'gray'}
-            size="sm"
-            onClick={copy}
-            aria-label={t('common.copy')}
-          >
-            {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-          </ActionIcon>
-        )}
-      </CopyButton>
-    </Group>
   );
 }

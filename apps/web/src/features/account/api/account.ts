@@ -5,7 +5,9 @@ import type {
   OtpSecret,
   PasswordChange,
   ProfileUpdate,
+  SessionsEnded,
   SsoPasswordChangeAnswer,
+  TwoFactorStatus,
   UserSession,
 } from '@vigil/contract';
 import { http, type Camelize } from '../../../lib/http';
@@ -29,9 +31,9 @@ export const revokeApiToken = () => http.delete<{ token_creation_ts: null }>('/a
 /** A new two-factor secret, pending until a code it produces is confirmed. */
 export const generateOtpSecret = () => http.get<OtpSecret>('/api/users/otp/secret/generate/');
 export const saveOtpSecret = (code: string) =>
-  http.post<{ two_factor_enabled: boolean }>('/api/users/otp/secret/save/', { data: { code }, notifyErrors: false });
+  http.post<TwoFactorStatus>('/api/users/otp/secret/save/', { data: { code }, notifyErrors: false });
 export const disableOtp = (password: string) =>
-  http.delete<{ two_factor_enabled: boolean }>('/api/users/otp/secret/delete/', {
+  http.delete<TwoFactorStatus>('/api/users/otp/secret/delete/', {
     data: { password },
     notifyErrors: false,
   });
@@ -46,5 +48,5 @@ export const sessionList = {
   defaultPageSize: 25,
 } as const satisfies ListDefinition<Record<string, 'string'>>;
 
-export const endSession = (id: string) => http.delete<{ ended: number }>(`/api/sessions/${id}/`);
-export const endOtherSessions = () => http.delete<{ ended: number }>('/api/sessions/');
+export const endSession = (id: string) => http.delete<SessionsEnded>(`/api/sessions/${id}/`);
+export const endOtherSessions = () => http.delete<SessionsEnded>('/api/sessions/');

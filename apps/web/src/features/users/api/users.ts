@@ -7,11 +7,14 @@ import type {
   RoleCreate,
   RoleUpdate,
   SsoPasswordResetAnswer,
+  TwoFactorStatus,
+  UnlockAnswer,
   Unit as UnitWire,
   User as UserWire,
   UserCreate,
   UserCreated,
   UserUpdate,
+  UsersBatchAnswer,
 } from '@vigil/contract';
 import { http, type Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
@@ -74,13 +77,12 @@ export const createUser = (data: Camelize<UserCreate>) =>
   http.post<UserCreated>('/api/users/', { data, notifyErrors: false });
 export const updateUser = (id: number, data: Camelize<UserUpdate>) =>
   http.put<UserWire>(`/api/users/${id}/`, { data, notifyErrors: false });
-export const archiveUsers = (ids: number[]) => http.delete<{ count: number }>('/api/users/', { data: { ids } });
-export const restoreUsers = (ids: number[]) => http.post<{ count: number }>('/api/users/restore/', { data: { ids } });
-export const resetTwoFactor = (id: number) =>
-  http.delete<{ two_factor_enabled: boolean }>(`/api/users/otp/${id}/reset/`);
+export const archiveUsers = (ids: number[]) => http.delete<UsersBatchAnswer>('/api/users/', { data: { ids } });
+export const restoreUsers = (ids: number[]) => http.post<UsersBatchAnswer>('/api/users/restore/', { data: { ids } });
+export const resetTwoFactor = (id: number) => http.delete<TwoFactorStatus>(`/api/users/otp/${id}/reset/`);
 export const resetSsoPassword = (id: number) =>
   http.post<SsoPasswordResetAnswer>(`/api/users/${id}/sso/password/reset/`);
-export const unlockUser = (id: number) => http.post<{ locked: boolean }>(`/api/users/${id}/unlock/`);
+export const unlockUser = (id: number) => http.post<UnlockAnswer>(`/api/users/${id}/unlock/`);
 export const impersonate = (userId: number) => http.post<AuthState>('/api/auth/impersonate/', { data: { userId } });
 export const changePrivilegedSettings = (id: number, flags: Partial<Record<PrivilegedFlag, boolean>>) =>
   http.post<UserWire>(`/api/users/${id}/change_privileged_settings/`, { data: { privilegedSettings: flags } });
