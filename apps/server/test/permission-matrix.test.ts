@@ -187,6 +187,7 @@ describe('permission matrix', () => {
     }
   });
 
+  // Signs in up to three clients per guarded route (180 s limit: room on a loaded machine).
   it('allows the holder of exactly the permission, refuses everyone else with 403, and hides other tenants', async () => {
     const routes = t.app.guardedRoutes.filter((r) => r.permission);
     const covered = new Set<string>();
@@ -241,5 +242,5 @@ describe('permission matrix', () => {
         .filter((pair) => routes.some((r) => `${r.permission!.basename}:${r.permission!.action}` === pair)),
     );
     expect([...covered].sort()).toEqual([...new Set(withRoutes)].sort());
-  });
+  }, 180_000);
 });

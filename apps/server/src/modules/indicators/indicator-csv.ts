@@ -22,57 +22,61 @@ export const MAX_IMPORT_ROWS = 100_000;
 export function parseCsv(text: string): { line: number; fields: string[] }[] {
   const records: { line: number; fields: string[] }[] = [];
   const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let fields: string[] = [];
-  let field = '';
-  let line = 1;
-  let start = 1;
+  const n = s.length;
   let i = 0;
-  let quoted = false;
-  let any = false;
-  const endRecord = () => {
-    fields.push(field);
-    if (fields.length > 1 || fields[0] !== '') records.push({ line: start, fields });
-    fields = [];
-    field = '';
-    any = false;
-  };
-  while (i < s.length) {
-    const ch = s[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (s[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
+  let line = 1;
+  while (i < n) {
+    const start = line;
+    const fields: string[] = [];
+    // One record: fields until an unquoted line break or the end.
+    for (;;) {
+      if (s.charCodeAt(i) === 34) {
+        // Quoted field: up to the closing quote; "" is a quote.
+        let value = '';
+        let from = i + 1;
+        for (;;) {
+          const quote = s.indexOf('"', from);
+          if (quote < 0) {
+            value += s.slice(from);
+            i = n;
+            break;
+          }
+          value += s.slice(from, quote);
+          if (s.charCodeAt(quote + 1) === 34) {
+            value += '"';
+            from = quote + 2;
+          } else {
+            i = quote + 1;
+            break;
+          }
         }
-        quoted = false;
+        for (let k = value.indexOf('\n'); k >= 0; k = value.indexOf('\n', k + 1)) line += 1;
+        // Anything between the closing quote and the separator belongs to the field as written.
+        let j = i;
+        while (j < n && s.charCodeAt(j) !== 44 && s.charCodeAt(j) !== 10 && s.charCodeAt(j) !== 13) j += 1;
+        fields.push(value + s.slice(i, j));
+        i = j;
       } else {
-        if (ch === '\n') line += 1;
-        field += ch;
+        let j = i;
+        while (j < n) {
+          const c = s.charCodeAt(j);
+          if (c === 44 || c === 10 || c === 13) break;
+          j += 1;
+        }
+        fields.push(s.slice(i, j));
+        i = j;
       }
-      i += 1;
-      continue;
+      if (i < n && s.charCodeAt(i) === 44) {
+        i += 1;
+        continue;
+      }
+      break;
     }
-    if (ch === '"' && field === '') {
-      quoted = true;
-      any = true;
-    } else if (ch === ',') {
-      fields.push(field);
-      field = '';
-      any = true;
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && s[i + 1] === '\n') i += 1;
-      endRecord();
-      line += 1;
-      start = line;
-    } else {
-      if (!any) start = line;
-      any = true;
-      field += ch;
-    }
-    i += 1;
+    if (i < n && s.charCodeAt(i) === 13) i += 1;
+    if (i < n && s.charCodeAt(i) === 10) i += 1;
+    line += 1;
+    if (fields.length > 1 || fields[0] !== '') records.push({ line: start, fields });
   }
-  if (field !== '' || fields.length > 0) endRecord();
   return records;
 }
 

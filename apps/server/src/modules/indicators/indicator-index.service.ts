@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database';
 import { sql } from '../../db/sql';
-import { IndicatorIndex, setActiveIndicatorIndex } from './indicator-index';
+import {
+  activeIndicatorIndex,
+  IndicatorIndex,
+  setActiveIndicatorIndex,
+  type IndexedIndicator,
+} from './indicator-index';
 import { loadLiveIndicators } from './indicators.repository';
 
 /** NOTIFY channel on which a process that changed indicators tells the others to rebuild. */
@@ -46,9 +51,14 @@ export class IndicatorIndexService {
     await this.running;
   }
 
-  /** Call after an indicator write has committed: rebuilds here and tells the other processes. */
-  async changed(): Promise<void> {
-    await this.reload();
+  /**
+   * Call after an indicator write has committed: applies it here (the indicators written and the
+   * ids deleted; a full rebuild when not given) and tells the other processes to rebuild.
+   */
+  async changed(delta?: { upserted: readonly IndexedIndicator[]; removed: readonly number[] }): Promise<void> {
+    if (delta && !this.running)
+      setActiveIndicatorIndex(activeIndicatorIndex().withChanges(delta.upserted, delta.removed));
+    else await this.reload();
     if (this.db.kind === 'server') {
       await this.db.query(sql`SELECT pg_notify(${INDICATORS_CHANNEL}, ${this.origin})`).catch(this.onError);
     }

@@ -74,10 +74,13 @@ export class IndicatorIndex {
   private cidr6Lengths: number[] = [];
   /** Number of indicators loaded. */
   readonly size: number;
+  /** What the index was built from, for building the next one without the database. */
+  private readonly entries: IndexedIndicator[];
 
   constructor(indicators: Iterable<IndexedIndicator> = []) {
+    this.entries = [...indicators];
     let size = 0;
-    for (const entry of indicators) {
+    for (const entry of this.entries) {
       size += 1;
       if (entry.type === 'cidr') {
         const [network = '', bitsText = '0'] = entry.value.split('/');
@@ -100,6 +103,19 @@ export class IndicatorIndex {
     this.size = size;
     this.cidr4Lengths = [...this.cidr4.keys()].sort((a, b) => b - a);
     this.cidr6Lengths = [...this.cidr6.keys()].sort((a, b) => b - a);
+  }
+
+  /**
+   * A new index with `changed` indicators added or replaced (by id) and `removed` ids dropped: how a
+   * process applies its own committed writes without reading every indicator again.
+   */
+  withChanges(changed: readonly IndexedIndicator[], removed: readonly number[] = []): IndicatorIndex {
+    const drop = new Set<number>(removed);
+    for (const entry of changed) drop.add(entry.id);
+    const now = Date.now();
+    const kept = this.entries.filter((entry) => !drop.has(entry.id));
+    for (const entry of changed) if (entry.expiresAt === null || entry.expiresAt > now) kept.push(entry);
+    return new IndicatorIndex(kept);
   }
 
   /** Every live indicator of `companyId` (its own and all-companies ones) that matches the value; null for none. */

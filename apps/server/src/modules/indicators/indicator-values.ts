@@ -9,6 +9,7 @@ export type NormalisedValue = { ok: true; value: string } | { ok: false; reason:
 
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 const hashLengths = { md5: 32, sha1: 40, sha256: 64 } as const;
+const hashPatterns = { md5: /^[0-9a-f]{32}$/, sha1: /^[0-9a-f]{40}$/, sha256: /^[0-9a-f]{64}$/ } as const;
 
 /** A host name in lower-case ASCII (IDN as punycode, no trailing dot), or null when it is not one. */
 export function normaliseDomain(text: string): string | null {
@@ -143,7 +144,7 @@ export function normaliseIndicatorValue(type: IndicatorType, raw: string): Norma
     case 'sha256': {
       const length = hashLengths[type];
       const hash = text.toLowerCase();
-      return new RegExp(`^[0-9a-f]{${length}}$`).test(hash)
+      return hashPatterns[type].test(hash)
         ? { ok: true, value: hash }
         : fail(`An ${type.toUpperCase()} is ${length} hexadecimal digits.`);
     }

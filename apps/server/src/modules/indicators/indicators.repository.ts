@@ -51,6 +51,20 @@ const columns = sql`i.id, i.company_id, i.scope, i.type, i.value, i.policy, i.se
  */
 const visibleCompany = sql`(CASE WHEN i.scope = 'company' THEN i.company_id END)`;
 
+/** An indicator row as the matching index holds it. */
+export function toIndexed(row: IndicatorRow): IndexedIndicator {
+  return {
+    id: Number(row.id),
+    companyId: Number(row.company_id),
+    all: row.scope === 'all',
+    type: row.type,
+    value: row.value,
+    policy: row.policy,
+    severity: row.severity,
+    expiresAt: row.expires_at === null ? null : row.expires_at.getTime(),
+  };
+}
+
 /** Tenant condition of indicators for a caller. */
 export function indicatorScopeCondition(scope: TenantScope): SqlFragment {
   return tenantCondition(scope, visibleCompany);
@@ -184,7 +198,7 @@ export async function upsertIndicators(
   companyId: number,
   scope: IndicatorScope,
   rows: readonly ImportRow[],
-): Promise<{ created: number; updated: number; alertIds: number[] }> {
+): Promise<{ created: number; updated: number; alertIds: number[]; indexed: IndexedIndicator[] }> {
   await tx.exec(`CREATE TEMP TABLE IF NOT EXISTS indicator_import (
     n int4, type text, value text, policy text, severity text, expires_at timestamptz, tags text[],
     source text, description text) ON COMMIT DROP`);
@@ -211,23 +225,43 @@ export async function upsertIndicators(
   let created = 0;
   let updated = 0;
   const alertIds: number[] = [];
+  const indexed: IndexedIndicator[] = [];
   const step = 50_000;
   for (let start = 0; start < rows.length; start += step) {
-    const { rows: done } = await tx.query<{ id: number; inserted: boolean; policy: string }>(sql`
+    const { rows: done } = await tx.query<{
+      id: number;
+      inserted: boolean;
+      type: IndicatorType;
+      value: string;
+      policy: IndicatorPolicy;
+      severity: AlertSeverity;
+      expires_ms: number | null;
+    }>(sql`
       INSERT INTO indicators AS i (company_id, scope, type, value, policy, severity, expires_at, tags, source, description)
       SELECT ${companyId}::int8, ${scope}, s.type, s.value, s.policy, s.severity, s.expires_at, s.tags, s.source, s.description
       FROM indicator_import s WHERE s.n >= ${start} AND s.n < ${start + step}
       ON CONFLICT ${conflict} DO UPDATE SET policy = excluded.policy, severity = excluded.severity,
         expires_at = excluded.expires_at, tags = excluded.tags, source = excluded.source,
         description = excluded.description, updated_at = now()
-      RETURNING i.id, (i.xmax = 0) AS inserted, i.policy`);
+      RETURNING i.id, (i.xmax = 0) AS inserted, i.type, i.value, i.policy, i.severity,
+        (extract(epoch FROM i.expires_at) * 1000)::float8 AS expires_ms`);
     for (const row of done) {
       if (row.inserted) created += 1;
       else updated += 1;
       if (row.policy === 'alert') alertIds.push(Number(row.id));
+      indexed.push({
+        id: Number(row.id),
+        companyId,
+        all: scope === 'all',
+        type: row.type,
+        value: row.value,
+        policy: row.policy,
+        severity: row.severity,
+        expiresAt: row.expires_ms === null ? null : Number(row.expires_ms),
+      });
     }
   }
-  return { created, updated, alertIds };
+  return { created, updated, alertIds, indexed };
 }
 
 /** Every indicator the caller may see, for the CSV export (oldest first). */

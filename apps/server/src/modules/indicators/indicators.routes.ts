@@ -29,6 +29,7 @@ import {
   indicatorKeyTaken,
   indicatorList,
   insertIndicator,
+  toIndexed,
   toIndicator,
   updateIndicator,
   upsertIndicators,
@@ -152,7 +153,7 @@ export async function registerIndicators(app: FastifyInstance, deps: AppDeps): P
         if (retroHunt && isLiveAlert(created)) await enqueueRetroHunt(tx, [Number(created.id)]);
         return created;
       });
-      await index.changed();
+      await index.changed({ upserted: [toIndexed(row)], removed: [] });
       reply.status(201);
       return toIndicator(row);
     },
@@ -199,7 +200,7 @@ export async function registerIndicators(app: FastifyInstance, deps: AppDeps): P
           await enqueueRetroHunt(tx, [id]);
         return after;
       });
-      await index.changed();
+      await index.changed({ upserted: [toIndexed(row)], removed: [] });
       return toIndicator(row);
     },
   );
@@ -227,10 +228,10 @@ export async function registerIndicators(app: FastifyInstance, deps: AppDeps): P
             : { ids: list.slice(0, MAX_AUDIT_IDS).map((r) => Number(r.id)), count: list.length },
         });
       }
-      return rows.length;
+      return rows.map((r) => Number(r.id));
     });
-    if (removed > 0) await index.changed();
-    return removed;
+    if (removed.length > 0) await index.changed({ upserted: [], removed });
+    return removed.length;
   };
 
   app.delete('/api/indicators/:id/', perm('delete'), async (request, reply) => {
@@ -294,7 +295,7 @@ export async function registerIndicators(app: FastifyInstance, deps: AppDeps): P
           if (retroHunt && done.alertIds.length > 0) await enqueueRetroHunt(tx, done.alertIds);
           return done;
         });
-        await index.changed();
+        await index.changed({ upserted: result.indexed, removed: [] });
         return { created: result.created, updated: result.updated, rejected };
       },
     );
