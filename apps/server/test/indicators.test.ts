@@ -300,6 +300,13 @@ describe('retro-hunt', () => {
     expect(hunts.length).toBeGreaterThan(0);
     expect(hunts.every((o) => o.outcome === 'done')).toBe(true);
 
+    // The same file again changes nothing that alerts: nothing is hunted again.
+    const again = await alphaUser.post<IndicatorImportAnswer>('/api/indicators/import/', {
+      csv: `type,value,severity\nsha256,${'7'.repeat(64)},critical`,
+    });
+    expect(again.body.updated).toBe(1);
+    expect((await t.app.jobs.runDueJobs()).filter((o) => o.kind === 'indicators.retro_hunt')).toEqual([]);
+
     const { rows } = await t.db.query<{ company_id: number; title: string; source: string; events: number }>(sql`
       SELECT a.company_id, a.title, a.source,
         (SELECT count(*)::int4 FROM alert_events e WHERE e.company_id = a.company_id AND e.alert_id = a.id) AS events

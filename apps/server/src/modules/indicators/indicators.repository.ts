@@ -190,8 +190,9 @@ export type ImportRow = IndicatorValues;
 /**
  * Upserts many indicators in a few statements: rows go to a temporary table with bulkInsert,
  * then one INSERT … ON CONFLICT DO UPDATE per 50,000 rows moves them in. Rows must be unique by
- * (type, value). Answers how many were created and updated, and the ids of alert indicators
- * created or changed (for the retro-hunt).
+ * (type, value). Answers how many were created and updated, the ids of indicators that started
+ * alerting (for the retro-hunt; an unchanged alert indicator imported again is not hunted again),
+ * and every written row as the index holds it.
  */
 export async function upsertIndicators(
   tx: Queryable,
@@ -236,19 +237,34 @@ export async function upsertIndicators(
       policy: IndicatorPolicy;
       severity: AlertSeverity;
       expires_ms: number | null;
+      was_alerting: boolean;
     }>(sql`
-      INSERT INTO indicators AS i (company_id, scope, type, value, policy, severity, expires_at, tags, source, description)
-      SELECT ${companyId}::int8, ${scope}, s.type, s.value, s.policy, s.severity, s.expires_at, s.tags, s.source, s.description
-      FROM indicator_import s WHERE s.n >= ${start} AND s.n < ${start + step}
-      ON CONFLICT ${conflict} DO UPDATE SET policy = excluded.policy, severity = excluded.severity,
-        expires_at = excluded.expires_at, tags = excluded.tags, source = excluded.source,
-        description = excluded.description, updated_at = now()
-      RETURNING i.id, (i.xmax = 0) AS inserted, i.type, i.value, i.policy, i.severity,
-        (extract(epoch FROM i.expires_at) * 1000)::float8 AS expires_ms`);
+      WITH prior AS (
+        -- The rows as they were before this statement (a CTE reads the statement's snapshot).
+        SELECT p.id, (p.policy = 'alert' AND (p.expires_at IS NULL OR p.expires_at > now())) AS was_alerting
+        FROM indicator_import s JOIN indicators p ON p.type = s.type AND p.value = s.value AND p.scope = ${scope}
+          AND (${scope} = 'all' OR p.company_id = ${companyId}::int8)
+        WHERE s.n >= ${start} AND s.n < ${start + step}
+      ), up AS (
+        INSERT INTO indicators AS i (company_id, scope, type, value, policy, severity, expires_at, tags, source, description)
+        SELECT ${companyId}::int8, ${scope}, s.type, s.value, s.policy, s.severity, s.expires_at, s.tags, s.source, s.description
+        FROM indicator_import s WHERE s.n >= ${start} AND s.n < ${start + step}
+        ON CONFLICT ${conflict} DO UPDATE SET policy = excluded.policy, severity = excluded.severity,
+          expires_at = excluded.expires_at, tags = excluded.tags, source = excluded.source,
+          description = excluded.description, updated_at = now()
+        RETURNING i.id, (i.xmax = 0) AS inserted, i.type, i.value, i.policy, i.severity, i.expires_at
+      )
+      SELECT up.id, up.inserted, up.type, up.value, up.policy, up.severity,
+        (extract(epoch FROM up.expires_at) * 1000)::float8 AS expires_ms,
+        coalesce(prior.was_alerting, false) AS was_alerting
+      FROM up LEFT JOIN prior ON prior.id = up.id`);
+    const now = Date.now();
     for (const row of done) {
       if (row.inserted) created += 1;
       else updated += 1;
-      if (row.policy === 'alert') alertIds.push(Number(row.id));
+      // Hunted for: alert indicators that are live now and were not before (new, or turned to alert, or revived).
+      const live = row.expires_ms === null || Number(row.expires_ms) > now;
+      if (row.policy === 'alert' && live && !row.was_alerting) alertIds.push(Number(row.id));
       indexed.push({
         id: Number(row.id),
         companyId,
