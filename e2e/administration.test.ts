@@ -264,6 +264,8 @@ describe('administration and profile pages', () => {
     expect(await section.getByTestId('two-factor-status').textContent()).toBe('Off');
     await page.getByTestId('two-factor-start').click();
     await section.locator('[data-testid="two-factor-qr"] svg').waitFor();
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(page, 'profile-two-factor-dark-en');
     const secret = await section.getByLabel('Secret').inputValue();
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await section.getByLabel('Enter the six-digit code the app shows').fill(totp(secret));
