@@ -1,4 +1,4 @@
-import { ActionIcon, Menu } from '@mantine/core';
+import { Menu } from '@mantine/core';
 import {
   IconArchive,
   IconDots,
@@ -30,6 +30,8 @@ import {
 export type UserAction = 'archive' | 'restore' | 'resetTwoFactor' | 'resetSso' | 'unlock' | 'impersonate';
 
 /** Which administrative actions the signed-in user may take on a user (spec §6), as the server would allow. */
+export type UserActionRights = ReturnType<ReturnType<typeof useUserActionRights>>;
+
 export function useUserActionRights() {
   const ability = useAbility();
   const me = useSignedInUser();
@@ -126,17 +128,19 @@ export function useUserActionDialog(onDone?: (action: UserAction) => void): {
 /** The "…" menu of one user: every action the signed-in user may take on it. */
 export function UserActionsMenu({
   user,
+  rights,
   onEdit,
   request,
   withSso = false,
 }: {
   user: User;
+  /** What the signed-in user may do to this one (computed once by the page, see `useUserActionRights`). */
+  rights: UserActionRights;
   onEdit: (user: User) => void;
   request: (action: UserAction, users: User[]) => void;
   withSso?: boolean;
 }) {
   const { t } = useTranslation();
-  const rights = useUserActionRights()(user);
   const [armed, setArmed] = useState(false);
   const [opened, setOpened] = useState(false);
   const items: ReactNode[] = [];
@@ -192,10 +196,11 @@ export function UserActionsMenu({
       </Menu.Item>,
     );
   if (items.length === 0) return null;
+  // A plain button: a list holds one per row, and Mantine's are costly by the hundred.
   const trigger = (
-    <ActionIcon
-      variant="subtle"
-      color="gray"
+    <button
+      type="button"
+      className="vigil-icon-button"
       aria-label={t('users.actionsFor', { user: user.username })}
       onClick={(event) => {
         event.stopPropagation();
@@ -205,7 +210,7 @@ export function UserActionsMenu({
       data-testid="user-actions"
     >
       <IconDots size={18} />
-    </ActionIcon>
+    </button>
   );
   // A list has a menu per row: the menu itself is only built once its button is first used.
   if (!armed) return trigger;

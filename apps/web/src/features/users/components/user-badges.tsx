@@ -1,39 +1,27 @@
-import { Badge, Group, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../api/users';
 
-/** What is worth noticing about a user at a glance: archived, locked, not activated, two-factor, superuser. */
-export function UserBadges({ user }: { user: User }) {
+/**
+ * What is worth noticing about a user at a glance: archived, locked, not activated, two-factor,
+ * superuser. Plain elements, as a list shows them on every row.
+ */
+export function UserBadges({
+  user,
+}: {
+  user: Pick<User, 'archived' | 'locked' | 'activated' | 'twoFactorEnabled' | 'isSuperuser'>;
+}) {
   const { t } = useTranslation();
   return (
-    <Group gap={4} wrap="wrap">
-      {user.archived && (
-        <Badge size="sm" color="gray" variant="filled">
-          {t('users.badge.archived')}
-        </Badge>
-      )}
-      {user.locked && (
-        <Badge size="sm" color="red" variant="light">
-          {t('users.badge.locked')}
-        </Badge>
-      )}
+    <span className="vigil-pills">
+      {user.archived && <span className="vigil-pill vigil-pill--grey">{t('users.badge.archived')}</span>}
+      {user.locked && <span className="vigil-pill vigil-pill--red">{t('users.badge.locked')}</span>}
       {!user.activated && (
-        <Tooltip label={t('users.badge.pendingHint')} withArrow>
-          <Badge size="sm" color="yellow" variant="light">
-            {t('users.badge.pending')}
-          </Badge>
-        </Tooltip>
+        <span className="vigil-pill vigil-pill--yellow" title={t('users.badge.pendingHint')}>
+          {t('users.badge.pending')}
+        </span>
       )}
-      {user.twoFactorEnabled && (
-        <Badge size="sm" color="teal" variant="light">
-          {t('users.badge.twoFactor')}
-        </Badge>
-      )}
-      {user.isSuperuser && (
-        <Badge size="sm" color="grape" variant="light">
-          {t('users.superuser')}
-        </Badge>
-      )}
-    </Group>
+      {user.twoFactorEnabled && <span className="vigil-pill vigil-pill--green">{t('users.badge.twoFactor')}</span>}
+      {user.isSuperuser && <span className="vigil-pill vigil-pill--purple">{t('users.superuser')}</span>}
+    </span>
   );
 }

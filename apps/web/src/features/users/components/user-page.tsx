@@ -197,7 +197,13 @@ export default function UserPage() {
                   {t('common.edit')}
                 </Button>
               )}
-              <UserActionsMenu user={user} onEdit={() => setEditing(true)} request={actions.request} withSso />
+              <UserActionsMenu
+                user={user}
+                rights={rights}
+                onEdit={() => setEditing(true)}
+                request={actions.request}
+                withSso
+              />
             </Group>
           </Group>
 

@@ -1,6 +1,4 @@
 import {
-  Anchor,
-  Badge,
   Button,
   Checkbox,
   Group,
@@ -16,19 +14,17 @@ import {
 } from '@mantine/core';
 import { IconArchive, IconFilterOff, IconPlus, IconRestore, IconSearch } from '@tabler/icons-react';
 import type { User as UserWire } from '@vigil/contract';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
 import { ListFooter, LoadError, SortHeader, useSearchBox } from '../../../components/list';
 import { PageHeader } from '../../../components/ui/page-header';
-import { formatDate } from '../../../lib/dates';
 import { useList, useListState } from '../../../lib/list';
 import { Can, usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
 import { useRoles, useUnits } from '../api/lookups';
 import { userList, type User } from '../api/users';
-import { UserActionsMenu, useUserActionDialog, useUserActionRights } from './user-actions';
-import { UserBadges } from './user-badges';
+import { useUserActionDialog, useUserActionRights } from './user-actions';
+import { UserRow } from './user-row';
 import { UserFormDrawer } from './user-form';
 import { USERS_PATH, UsersTabs } from './users-tabs';
 
@@ -45,7 +41,6 @@ const fromBoolean = (value: boolean | undefined) => (value === undefined ? '' : 
 /** Settings → Users: search, filters, ordering and page in the URL; create, edit, archive and restore. */
 export default function UsersPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const me = useSignedInUser();
   const list = useListState(userList);
   const { data, error, fetching, fetch } = useList<UserWire, typeof userList.filters>(userList, list);
@@ -73,13 +68,27 @@ export default function UsersPage() {
     return archived ? r.restore : r.archive;
   });
   const allSelected = selectable.length > 0 && selectable.every((user) => selected.has(user.id));
-  const toggle = (user: User, on: boolean) =>
-    setSelected((previous) => {
-      const next = new Map(previous);
-      if (on) next.set(user.id, user);
-      else next.delete(user.id);
-      return next;
-    });
+  const toggle = useCallback(
+    (user: User, on: boolean) =>
+      setSelected((previous) => {
+        const next = new Map(previous);
+        if (on) next.set(user.id, user);
+        else next.delete(user.id);
+        return next;
+      }),
+    [],
+  );
+  // Role names per user, kept equal between renders while the roles do not change (rows are memoised).
+  const roleNames = useMemo(() => new Map<string, string[]>(), [rolesById]);
+  const roleNamesOf = (user: User) => {
+    const key = user.roleIds.join(',');
+    let names = roleNames.get(key);
+    if (!names) {
+      names = user.roleIds.map((id) => rolesById.get(id)?.name ?? `#${id}`);
+      roleNames.set(key, names);
+    }
+    return names;
+  };
 
   return (
     <Stack gap="lg" className="vigil-list-page">
@@ -282,76 +291,19 @@ export default function UsersPage() {
             <Table.Tbody>
               {results?.map((user) => {
                 const r = rights(user);
-                const canSelect = archived ? r.restore : r.archive;
-                const path = `${USERS_PATH}/${user.id}`;
                 return (
-                  <Table.Tr
+                  <UserRow
                     key={user.id}
-                    className="vigil-table__row"
-                    data-selected={selected.has(user.id) || undefined}
-                    onClick={() => navigate(path)}
-                    data-testid="user-row"
-                  >
-                    <Table.Td className="vigil-table__check" onClick={(event) => event.stopPropagation()}>
-                      <Checkbox
-                        size="xs"
-                        aria-label={t('users.select', { user: user.username })}
-                        checked={selected.has(user.id)}
-                        disabled={!canSelect}
-                        onChange={(event) => toggle(user, event.currentTarget.checked)}
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <Anchor
-                        component={Link}
-                        to={path}
-                        fw={600}
-                        size="sm"
-                        onClick={(event) => event.stopPropagation()}
-                      >
-                        {user.fullName}
-                      </Anchor>
-                      <Text size="xs" c="dimmed" className="vigil-table__mono-inline">
-                        {user.username}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      {user.email ?? (
-                        <Text span size="sm" c="dimmed">
-                          —
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {user.companyName}
-                      {user.allCompanies && (
-                        <Text size="xs" c="dimmed">
-                          {t('users.allCompaniesShort')}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        {user.roleIds.slice(0, 3).map((id) => (
-                          <Badge key={id} size="sm" variant="default" radius="sm" tt="none">
-                            {rolesById.get(id)?.name ?? `#${id}`}
-                          </Badge>
-                        ))}
-                        {user.roleIds.length > 3 && (
-                          <Badge size="sm" variant="default" radius="sm">
-                            +{user.roleIds.length - 3}
-                          </Badge>
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <UserBadges user={user} />
-                    </Table.Td>
-                    <Table.Td className="vigil-table__mono">{formatDate(user.lastLoginAt, 'isoDateTime')}</Table.Td>
-                    <Table.Td className="vigil-table__actions" onClick={(event) => event.stopPropagation()}>
-                      <UserActionsMenu user={user} onEdit={setEditing} request={actions.request} />
-                    </Table.Td>
-                  </Table.Tr>
+                    user={user}
+                    path={`${USERS_PATH}/${user.id}`}
+                    rights={r}
+                    selected={selected.has(user.id)}
+                    selectable={archived ? r.restore : r.archive}
+                    roleNames={roleNamesOf(user)}
+                    onToggle={toggle}
+                    onEdit={setEditing}
+                    request={actions.request}
+                  />
                 );
               })}
               {data && data.results.length === 0 && (
