@@ -50,6 +50,7 @@ describe('current user', () => {
       impersonator: null,
       label: { company_name: null },
       is_superuser: true,
+      all_companies: true,
     });
     expect(me.body.sessions_count).toBe(me.body.sessions.length);
     expect(me.body.sessions.filter((s) => s.current)).toHaveLength(1);
@@ -66,6 +67,7 @@ describe('current user', () => {
     expect(me.body.permissions).toEqual(userAdmin);
     expect(me.body.companies.map((c) => c.id)).toEqual([alpha]);
     expect(me.body.is_superuser).toBe(false);
+    expect(me.body.all_companies).toBe(false);
   });
 
   it('changes profile fields and refuses an unknown time zone with the documented message', async () => {

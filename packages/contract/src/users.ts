@@ -73,6 +73,8 @@ export const currentUserSchema = z.object({
   permissions: z.array(permissionSchema),
   privileged_settings: z.record(z.string(), z.boolean()),
   is_superuser: z.boolean(),
+  /** Provider staff granted every company, present and future. */
+  all_companies: z.boolean(),
   sso_authorize_url: z.string().nullable(),
   two_factor_passed: z.boolean(),
   password_expired: z.boolean(),

@@ -30,6 +30,7 @@ interface MeRow {
   telephone_notifications_settings: CurrentUser['telephone_notifications_settings'];
   privileged_settings: Record<string, boolean>;
   is_superuser: boolean;
+  all_companies: boolean;
   label_name: string | null;
   provider_label: string | null;
 }
@@ -48,7 +49,7 @@ async function currentUser(db: Queryable, deps: AppDeps, actor: Actor): Promise<
   const { rows } = await db.query<MeRow>(sql`
     SELECT u.id, u.username, u.email, u.first_name, u.last_name, u.phone, u.time_zone, u.theme, u.locale, u.ip_whitelist,
            u.token_created_at, u.company_id, u.mailing_setting, u.otp_secret, u.password_changed_at, u.critan,
-           u.telephone_notifications_settings, u.privileged_settings, u.is_superuser, c.label_name,
+           u.telephone_notifications_settings, u.privileged_settings, u.is_superuser, u.all_companies, c.label_name,
            (SELECT p.label_name FROM companies p WHERE p.kind = 'provider') AS provider_label
     FROM users u JOIN companies c ON c.id = u.company_id WHERE u.id = ${actor.userId}`);
   const me = rows[0]!;
@@ -89,6 +90,7 @@ async function currentUser(db: Queryable, deps: AppDeps, actor: Actor): Promise<
     permissions: permissionsOf(actor),
     privileged_settings: me.privileged_settings,
     is_superuser: me.is_superuser,
+    all_companies: me.all_companies,
     sso_authorize_url: await ssoAuthorizeUrlFor(db, deps.config, actor.userId),
     two_factor_passed: actor.twoFactorPassed,
     password_expired: actor.passwordExpired,
