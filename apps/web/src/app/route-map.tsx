@@ -66,17 +66,28 @@ export const routeMap: readonly NavSection[] = [
     routes: [{ id: 'dashboard', path: '/dashboard', permission: view('widgets') }],
   },
   { id: 'graph', icon: IconChartDots3, routes: [{ id: 'graph', path: '/graph', permission: view('incidents') }] },
-  { id: 'alerts', icon: IconAlertTriangle, routes: [{ id: 'alerts', path: '/alerts', permission: view('alerts') }] },
+  {
+    id: 'alerts',
+    icon: IconAlertTriangle,
+    routes: [
+      { id: 'alerts', path: '/alerts', permission: view('alerts') },
+      { id: 'alertDetails', path: '/alerts/:id', permission: view('alerts') },
+    ],
+  },
   {
     id: 'incidents',
     icon: IconShieldExclamation,
-    routes: [{ id: 'incidents', path: '/incidents', permission: view('incidents') }],
+    routes: [
+      { id: 'incidents', path: '/incidents', permission: view('incidents') },
+      { id: 'incidentDetails', path: '/incidents/:id', permission: view('incidents') },
+    ],
   },
   {
     id: 'investigation',
     icon: IconFileSearch,
     routes: [
       { id: 'emails', path: '/investigation/emails', permission: view('mailing') },
+      { id: 'emailDetails', path: '/investigation/emails/:id', permission: view('mailing') },
       { id: 'endpointEvents', path: '/investigation/endpoint-events', permission: view('eclipse_events') },
       { id: 'files', path: '/investigation/files', permission: view('attaches') },
       { id: 'network', path: '/investigation/network', permission: view('network') },

@@ -1,3 +1,9 @@
+import { alerts } from './en/alerts';
+import { dashboard } from './en/dashboard';
+import { graph } from './en/graph';
+import { incidents } from './en/incidents';
+import { investigation } from './en/investigation';
+import { triage } from './en/triage';
 /** English: the reference language. Every other language has exactly these keys (see types.ts and the test). */
 export const en = {
   common: {
@@ -58,6 +64,9 @@ export const en = {
     graph: 'Graph',
     alerts: 'Alerts',
     incidents: 'Incidents',
+    alertDetails: 'Alert',
+    incidentDetails: 'Incident',
+    emailDetails: 'Email message',
     investigation: 'Investigation',
     emails: 'Emails',
     endpointEvents: 'Endpoint events',
@@ -612,4 +621,10 @@ export const en = {
     nothingMatches: 'No unit matches this search.',
     loadFailed: 'The units could not be loaded.',
   },
+  triage,
+  alerts,
+  incidents,
+  investigation,
+  dashboard,
+  graph,
 };

@@ -1,3 +1,9 @@
+import { alerts } from './ru/alerts';
+import { dashboard } from './ru/dashboard';
+import { graph } from './ru/graph';
+import { incidents } from './ru/incidents';
+import { investigation } from './ru/investigation';
+import { triage } from './ru/triage';
 import type { Translation } from '../types';
 
 /** Russian. */
@@ -60,6 +66,9 @@ export const ru: Translation = {
     graph: 'Граф',
     alerts: 'Оповещения',
     incidents: 'Инциденты',
+    alertDetails: 'Оповещение',
+    incidentDetails: 'Инцидент',
+    emailDetails: 'Письмо',
     investigation: 'Расследование',
     emails: 'Письма',
     endpointEvents: 'События на хостах',
@@ -614,4 +623,10 @@ export const ru: Translation = {
     nothingMatches: 'Нет подразделений, подходящих под поиск.',
     loadFailed: 'Не удалось загрузить подразделения.',
   },
+  triage,
+  alerts,
+  incidents,
+  investigation,
+  dashboard,
+  graph,
 };
