@@ -13,6 +13,10 @@ export const alertResolutionSchema = z.enum(alertResolutions, {
   message: `Resolution is one of ${alertResolutions.join(', ')}.`,
 });
 export const alertSourceSchema = z.enum(alertSources, { message: `Source is one of ${alertSources.join(', ')}.` });
+export type AlertSeverity = (typeof alertSeverityValues)[number];
+export type AlertStatus = (typeof alertStatuses)[number];
+export type AlertResolution = (typeof alertResolutions)[number];
+export type AlertSource = (typeof alertSources)[number];
 
 export const alertObservableSchema = z.object({
   kind: z.string(),
@@ -161,3 +165,24 @@ export const alertBulkSchema = z
 export type AlertBulk = z.infer<typeof alertBulkSchema>;
 
 export const alertBulkAnswerSchema = z.object({ updated: z.number().int().min(0) });
+
+/** One linked event of an alert with its normalised fields and, for network and endpoint, the raw record. */
+export const alertLinkedEventSchema = z.object({
+  kind: alertSourceSchema,
+  id: z.number().int(),
+  company_id: z.number().int(),
+  ts: z.string(),
+  event: z.record(z.string(), z.unknown()),
+  raw: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AlertLinkedEvent = z.infer<typeof alertLinkedEventSchema>;
+
+/**
+ * `GET /api/alerts/{id}/events/`: the alert's first linked events (oldest first) of the kinds the
+ * caller may view; `hidden` counts those of kinds the caller may not.
+ */
+export const alertLinkedEventsSchema = z.object({
+  results: z.array(alertLinkedEventSchema),
+  hidden: z.number().int().min(0),
+});
+export type AlertLinkedEvents = z.infer<typeof alertLinkedEventsSchema>;

@@ -1,4 +1,4 @@
-import { alertBulkSchema, alertUpdateSchema, commentCreateSchema } from '@vigil/contract';
+import { alertBulkSchema, alertSources, alertUpdateSchema, commentCreateSchema } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app';
 import { can, requireActor } from '../../http/actor';
@@ -8,6 +8,7 @@ import { registerListRoutes } from '../../list/list-routes';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
 import { liveEvents } from '../live/live.bus';
 import { assignable, bulkUpdateAlerts } from './alerts.bulk';
+import { eventBasenames, linkedEvents } from './alerts.events.repository';
 import {
   alertDetail,
   alertList,
@@ -38,6 +39,15 @@ export async function registerAlerts(app: FastifyInstance, deps: AppDeps): Promi
     const alert = await findAlert(db, actor.scope, pathId(request.params));
     if (!alert) throw notFound();
     return alertDetail(db, alert);
+  });
+
+  // The linked events with their contents, of the kinds the caller may view on their own pages.
+  app.get('/api/alerts/:id/events/', perm('view'), async (request) => {
+    const actor = requireActor(request);
+    const alert = await findAlert(db, actor.scope, pathId(request.params));
+    if (!alert) throw notFound();
+    const kinds = alertSources.filter((kind) => can(actor, eventBasenames[kind], 'view'));
+    return linkedEvents(db, alert, kinds);
   });
 
   app.patch('/api/alerts/:id/', perm('change'), async (request) => {
