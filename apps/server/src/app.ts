@@ -29,6 +29,7 @@ import { registerUnits } from './modules/units/units.routes';
 import { registerMe } from './modules/users/me.routes';
 import { registerUsers } from './modules/users/users.routes';
 import { registerWeb } from './modules/web/web.routes';
+import { registerWidgets } from './modules/widgets/widgets.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -74,6 +75,7 @@ const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
   registerIncidents,
   registerMatchers,
   registerIndicators,
+  registerWidgets,
 ];
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,100}$/;

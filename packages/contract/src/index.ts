@@ -16,3 +16,4 @@ export * from './incidents';
 export * from './matchers';
 export * from './ingest';
 export * from './indicators';
+export * from './widgets';
