@@ -5,7 +5,9 @@ export const incidentStatuses = ['open', 'investigating', 'contained', 'resolved
 export const incidentStatusSchema = z.enum(incidentStatuses, {
   message: `Status is one of ${incidentStatuses.join(', ')}.`,
 });
+export type IncidentStatus = (typeof incidentStatuses)[number];
 export const taskStatuses = ['todo', 'in_progress', 'done'] as const;
+export type TaskStatus = (typeof taskStatuses)[number];
 export const taskStatusSchema = z.enum(taskStatuses, { message: `Status is one of ${taskStatuses.join(', ')}.` });
 
 /** One SLA timer, as TheHive 5 keeps them: a target from the severity, and whether it was missed. */
@@ -98,6 +100,10 @@ export const incidentUpdateSchema = z
     assignee_id: id.nullable().optional(),
     /** Alerts to link (they leave any incident they were in). */
     add_alert_ids: z.array(id).max(1000).optional(),
+    /** Alerts to unlink from this incident (they go back to the queue on their own). */
+    remove_alert_ids: z.array(id).max(1000).optional(),
+    /** Why the status changes (the resolution, when resolving or closing); kept in the timeline. */
+    summary: z.string().trim().max(5000, 'A summary is at most 5000 characters.').optional(),
   })
   .strict();
 

@@ -1,7 +1,34 @@
 import type { Translation } from '../../types';
 import type { triage as english } from '../en/triage';
 
-/** Russian texts of the `triage` namespace. */
+/** Russian texts shared by the triage pages. */
 export const triage: Translation<typeof english> = {
-  title: 'Разбор',
+  severity: { info: 'Инфо', low: 'Низкая', medium: 'Средняя', high: 'Высокая', critical: 'Критическая' },
+  alertStatus: { new: 'Новое', in_progress: 'В работе', resolved: 'Решено', closed: 'Закрыто' },
+  resolution: {
+    true_positive: 'Подтверждённая угроза',
+    false_positive: 'Ложное срабатывание',
+    benign: 'Безопасная активность',
+    duplicate: 'Дубликат',
+  },
+  source: { network: 'Сеть', endpoint: 'Хосты', mail: 'Почта' },
+  incidentStatus: {
+    open: 'Открыт',
+    investigating: 'Расследуется',
+    contained: 'Локализован',
+    resolved: 'Решён',
+    closed: 'Закрыт',
+  },
+  taskStatus: { todo: 'К выполнению', in_progress: 'В работе', done: 'Готово' },
+  unassigned: 'Не назначено',
+  me: 'Я',
+  timeRange: {
+    label: 'Время',
+    any: 'За всё время',
+    lastHour: 'Последний час',
+    last24h: 'Последние 24 часа',
+    last7d: 'Последние 7 дней',
+    last30d: 'Последние 30 дней',
+    custom: 'Свой период',
+  },
 };

@@ -1,0 +1,143 @@
+// @vitest-environment happy-dom
+import { MantineProvider } from '@mantine/core';
+import { act, cleanup, fireEvent, render, renderHook, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../../lib/i18n';
+import { useSelection } from './selection';
+import { VirtualTable, type Column } from './virtual-table';
+
+interface Row {
+  id: number;
+  name: string;
+}
+const rows: Row[] = Array.from({ length: 5000 }, (_, index) => ({ id: index + 1, name: `row ${index + 1}` }));
+const columns: Column<Row>[] = [
+  { id: 'id', header: 'Id', width: '80px', sortField: 'id', render: (row) => row.id },
+  { id: 'name', header: 'Name', width: 'minmax(200px, 1fr)', render: (row) => row.name },
+];
+const wrap = ({ children }: { children: ReactNode }) => (
+  <MemoryRouter>
+    <MantineProvider>{children}</MantineProvider>
+  </MemoryRouter>
+);
+
+beforeAll(async () => {
+  await initI18n('en');
+  // No layout here: give every box the size a browser would, so the window of rows can be computed.
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 400 });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 800 });
+});
+afterEach(cleanup);
+
+describe('VirtualTable', () => {
+  it('renders only a window of a long list, not every row', () => {
+    render(<VirtualTable rows={rows} rowKey={(row) => row.id} columns={columns} ariaLabel="Things" height={400} />, {
+      wrapper: wrap,
+    });
+    const table = screen.getByRole('table', { name: 'Things' });
+    expect(table.getAttribute('aria-rowcount')).toBe('5001');
+    const shown = screen.getAllByRole('row').length - 1;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(100);
+    expect(screen.getByText('row 1')).toBeTruthy();
+  });
+
+  it('moves the keyboard cursor and opens the active row with Enter', () => {
+    const onActive = vi.fn();
+    const onOpen = vi.fn();
+    const { rerender } = render(
+      <VirtualTable
+        rows={rows}
+        rowKey={(row) => row.id}
+        columns={columns}
+        ariaLabel="Things"
+        height={400}
+        onActiveIndexChange={onActive}
+        onRowClick={onOpen}
+      />,
+      { wrapper: wrap },
+    );
+    const table = screen.getByRole('table');
+    fireEvent.keyDown(table, { key: 'ArrowDown' });
+    expect(onActive).toHaveBeenLastCalledWith(0);
+    rerender(
+      <VirtualTable
+        rows={rows}
+        rowKey={(row) => row.id}
+        columns={columns}
+        ariaLabel="Things"
+        height={400}
+        activeIndex={2}
+        onActiveIndexChange={onActive}
+        onRowClick={onOpen}
+      />,
+    );
+    fireEvent.keyDown(table, { key: 'ArrowUp' });
+    expect(onActive).toHaveBeenLastCalledWith(1);
+    fireEvent.keyDown(table, { key: 'End' });
+    expect(onActive).toHaveBeenLastCalledWith(4999);
+    fireEvent.keyDown(table, { key: 'Enter' });
+    expect(onOpen).toHaveBeenCalledWith(rows[2], 2, expect.anything());
+    expect(screen.getByText('row 3').closest('[role="row"]')?.getAttribute('data-active')).toBe('true');
+  });
+
+  it('sorts from the header and asks for more rows near the end', () => {
+    const onSort = vi.fn();
+    const loadMore = vi.fn();
+    render(
+      <VirtualTable
+        rows={rows.slice(0, 5)}
+        rowKey={(row) => row.id}
+        columns={columns}
+        ariaLabel="Things"
+        height={400}
+        ordering="-id"
+        onSort={onSort}
+        hasMore
+        loadMore={loadMore}
+      />,
+      { wrapper: wrap },
+    );
+    const header = screen.getByRole('columnheader', { name: /Id/ });
+    expect(header.getAttribute('aria-sort')).toBe('descending');
+    fireEvent.click(screen.getByRole('button', { name: /Id/ }));
+    expect(onSort).toHaveBeenCalledWith('id');
+    expect(loadMore).toHaveBeenCalled();
+    expect(screen.getByText('Loading more rows…')).toBeTruthy();
+  });
+
+  it('selects rows with their checkboxes and every loaded row from the header', () => {
+    const few = rows.slice(0, 3);
+    const { result } = renderHook(() =>
+      useSelection({ rows: few, rowId: (row: Row) => row.id, count: 3, filter: {}, filterKey: '' }),
+    );
+    const view = () => (
+      <VirtualTable
+        rows={few}
+        rowKey={(row) => row.id}
+        columns={columns}
+        ariaLabel="Things"
+        height={400}
+        selection={result.current}
+        rowId={(row) => row.id}
+        rowLabel={(row) => `Select ${row.name}`}
+      />
+    );
+    const { rerender } = render(view(), { wrapper: wrap });
+    act(() => fireEvent.click(screen.getByRole('checkbox', { name: 'Select row 2' })));
+    expect([...result.current.ids]).toEqual([2]);
+    rerender(view());
+    act(() => fireEvent.click(screen.getByRole('checkbox', { name: 'Select all loaded rows' })));
+    expect([...result.current.ids].sort()).toEqual([1, 2, 3]);
+  });
+
+  it('shows the empty state when nothing matches', () => {
+    render(
+      <VirtualTable rows={[]} rowKey={(row: Row) => row.id} columns={columns} ariaLabel="Things" empty="No alerts" />,
+      { wrapper: wrap },
+    );
+    expect(screen.getByText('No alerts')).toBeTruthy();
+  });
+});

@@ -1,0 +1,414 @@
+import './virtual-table.css';
+import { Loader, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { orderingField } from '../../lib/list';
+import type { Selection } from './selection';
+
+/** One column of a virtual table. */
+export interface Column<Row> {
+  id: string;
+  header: ReactNode;
+  /** A CSS grid track: `110px`, `minmax(240px, 1fr)`… */
+  width: string;
+  /** The API field the column orders by, when it can. */
+  sortField?: string;
+  render: (row: Row, index: number) => ReactNode;
+  align?: 'start' | 'end';
+}
+
+export interface VirtualTableProps<Row> {
+  rows: readonly Row[];
+  rowKey: (row: Row) => number | string;
+  columns: readonly Column<Row>[];
+  /** Accessible name of the table. */
+  ariaLabel: string;
+  /** Every row has this height (px); the table does not measure rows. */
+  rowHeight?: number;
+  /** How many rows match (for screen readers and the loader row); the loaded rows when unknown. */
+  total?: number;
+  ordering?: string;
+  onSort?: (field: string) => void;
+  /** Checkboxes on each row and in the header. */
+  selection?: Selection<unknown>;
+  rowId?: (row: Row) => number;
+  /** A text naming a row for its checkbox ("Select alert 12"). */
+  rowLabel?: (row: Row) => string;
+  /** The keyboard cursor; the table scrolls to keep it in view. */
+  activeIndex?: number;
+  onActiveIndexChange?: (index: number) => void;
+  onRowClick?: (row: Row, index: number, event: MouseEvent | KeyboardEvent) => void;
+  /** Where a row leads: a click opens it, a middle or Ctrl/⌘-click opens it in a new tab. */
+  rowHref?: (row: Row) => string;
+  rowClassName?: (row: Row) => string | undefined;
+  hasMore?: boolean;
+  loadMore?: () => void;
+  /** The first page is being read: skeleton rows are shown. */
+  loading?: boolean;
+  loadingMore?: boolean;
+  /** Shown instead of rows when there are none. */
+  empty?: ReactNode;
+  /** `fill`: down to the bottom of the window (default); or a height in px. */
+  height?: 'fill' | number;
+  /** Space to leave under the table when it fills the window (px). */
+  bottomGap?: number;
+  testId?: string;
+}
+
+const CHECKBOX_TRACK = '40px';
+const SKELETON_ROWS = 12;
+
+interface RowProps<Row> {
+  row: Row;
+  index: number;
+  top: number;
+  height: number;
+  columns: readonly Column<Row>[];
+  active: boolean;
+  selected: boolean | undefined;
+  checkboxLabel: string | undefined;
+  className: string | undefined;
+  onClick: (index: number, event: MouseEvent) => void;
+  onToggle: (index: number, shift: boolean) => void;
+}
+
+function RowView<Row>({
+  row,
+  index,
+  top,
+  height,
+  columns,
+  active,
+  selected,
+  checkboxLabel,
+  className,
+  onClick,
+  onToggle,
+}: RowProps<Row>) {
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      data-active={active || undefined}
+      data-selected={selected || undefined}
+      data-index={index}
+      className={className ? `vigil-vtable__row ${className}` : 'vigil-vtable__row'}
+      style={{ transform: `translateY(${top}px)`, height }}
+      onClick={(event) => onClick(index, event)}
+      onAuxClick={(event) => event.button === 1 && onClick(index, event)}
+    >
+      {selected !== undefined && (
+        <div role="cell" className="vigil-vtable__cell vigil-vtable__check">
+          <input
+            type="checkbox"
+            className="vigil-check"
+            checked={selected}
+            aria-label={checkboxLabel}
+            onClick={(event) => {
+              event.stopPropagation();
+              onToggle(index, event.shiftKey);
+            }}
+            onChange={() => undefined}
+          />
+        </div>
+      )}
+      {columns.map((column) => (
+        <div key={column.id} role="cell" className="vigil-vtable__cell" data-align={column.align}>
+          {column.render(row, index)}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+const MemoRow = memo(RowView) as typeof RowView;
+
+function HeaderCell<Row>({
+  column,
+  ordering,
+  onSort,
+}: {
+  column: Column<Row>;
+  ordering: string | undefined;
+  onSort: ((field: string) => void) | undefined;
+}) {
+  if (!column.sortField || !onSort || ordering === undefined) {
+    return (
+      <div role="columnheader" className="vigil-vtable__cell vigil-vtable__head-cell" data-align={column.align}>
+        {column.header}
+      </div>
+    );
+  }
+  const current = orderingField(ordering);
+  const active = current.field === column.sortField;
+  const Icon = !active ? IconArrowsSort : current.descending ? IconArrowDown : IconArrowUp;
+  const field = column.sortField;
+  return (
+    <div
+      role="columnheader"
+      className="vigil-vtable__cell vigil-vtable__head-cell"
+      data-align={column.align}
+      aria-sort={active ? (current.descending ? 'descending' : 'ascending') : 'none'}
+    >
+      <UnstyledButton className="vigil-table__sort" onClick={() => onSort(field)} data-active={active}>
+        <span>{column.header}</span>
+        <Icon size={14} stroke={1.8} />
+      </UnstyledButton>
+    </div>
+  );
+}
+
+/** Keeps `height: 'fill'` tables down to the bottom of the window as it resizes. */
+function useFillHeight(enabled: boolean, bottomGap: number) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [height, setHeight] = useState<number>(480);
+  useLayoutEffect(() => {
+    if (!enabled) return undefined;
+    const measure = () => {
+      const top = ref.current?.getBoundingClientRect().top ?? 0;
+      setHeight(Math.max(240, Math.floor(window.innerHeight - top - bottomGap)));
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    if (observer && ref.current?.parentElement) observer.observe(ref.current.parentElement);
+    return () => {
+      window.removeEventListener('resize', measure);
+      observer?.disconnect();
+    };
+  }, [enabled, bottomGap]);
+  return { ref, height };
+}
+
+/**
+ * A table that renders only the rows in view, so tens of thousands of rows scroll smoothly. Rows
+ * have one fixed height; more rows are asked for as the end comes into view. The keyboard moves a
+ * cursor (↑/↓, Home/End, PageUp/PageDown), Enter opens the row and Space selects it.
+ */
+export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
+  const {
+    rows,
+    rowKey,
+    columns,
+    ariaLabel,
+    rowHeight = 40,
+    total,
+    ordering,
+    onSort,
+    selection,
+    rowId,
+    rowLabel,
+    activeIndex,
+    onActiveIndexChange,
+    onRowClick,
+    rowHref,
+    rowClassName,
+    hasMore = false,
+    loadMore,
+    loading = false,
+    loadingMore = false,
+    empty,
+    height = 'fill',
+    bottomGap = 24,
+    testId,
+  } = props;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const fill = useFillHeight(height === 'fill', bottomGap);
+  const selectable = selection !== undefined && rowId !== undefined;
+  const template = [selectable ? CHECKBOX_TRACK : null, ...columns.map((column) => column.width)]
+    .filter((track) => track !== null)
+    .join(' ');
+  const itemCount = rows.length + (hasMore ? 1 : 0);
+
+  const tableHeight = height === 'fill' ? fill.height : height;
+  const virtualizer = useVirtualizer({
+    count: itemCount,
+    // Rows are drawn in the first paint, before the scroll box has been measured.
+    initialRect: { width: 0, height: tableHeight },
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: 10,
+    paddingStart: 0,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastItem = items[items.length - 1];
+
+  // Near the end of what is loaded: ask for the next page.
+  useEffect(() => {
+    if (!lastItem || !hasMore || loadingMore || !loadMore) return;
+    if (lastItem.index >= rows.length - 10) loadMore();
+  }, [lastItem, hasMore, loadingMore, loadMore, rows.length]);
+
+  // Keep the keyboard cursor in view.
+  useEffect(() => {
+    if (activeIndex !== undefined && activeIndex >= 0 && activeIndex < rows.length) {
+      virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+    }
+  }, [activeIndex, rows.length, virtualizer]);
+
+  // Row callbacks read the latest props through a ref, so they stay the same function and the
+  // memoised rows do not render again when the page around them does.
+  const latest = useRef({ rows, rowHref, onRowClick, onActiveIndexChange, selection, rowId, navigate });
+  latest.current = { rows, rowHref, onRowClick, onActiveIndexChange, selection, rowId, navigate };
+
+  const open = useCallback((index: number, event: MouseEvent | KeyboardEvent) => {
+    const { rows: currentRows, rowHref: hrefOf, onRowClick: clicked, navigate: go } = latest.current;
+    const row = currentRows[index];
+    if (row === undefined) return;
+    const href = hrefOf?.(row);
+    const newTab = 'button' in event && (event.button === 1 || event.ctrlKey || event.metaKey);
+    if (href && newTab) {
+      window.open(href, '_blank', 'noopener');
+      return;
+    }
+    if (clicked) clicked(row, index, event);
+    else if (href) void go(href);
+  }, []);
+
+  const handleClick = useCallback(
+    (index: number, event: MouseEvent) => {
+      // A click on a link or control inside the row does its own thing.
+      const target = event.target as HTMLElement;
+      if (target.closest('a, button, input, select, textarea, [role="button"], [role="menuitem"]')) return;
+      if (window.getSelection()?.toString()) return;
+      latest.current.onActiveIndexChange?.(index);
+      open(index, event);
+    },
+    [open],
+  );
+
+  const handleToggle = useCallback((index: number, shift: boolean) => {
+    const { rows: currentRows, selection: picked, rowId: idOf } = latest.current;
+    const row = currentRows[index];
+    if (row === undefined || !picked || !idOf) return;
+    if (shift) picked.toggleRange(idOf(row));
+    else picked.toggle(idOf(row));
+  }, []);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget || rows.length === 0) return;
+    const current = activeIndex ?? -1;
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? rowHeight * 10) / rowHeight) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      PageDown: current + page,
+      PageUp: current - page,
+      Home: 0,
+      End: rows.length - 1,
+    };
+    const target = moves[event.key];
+    if (target !== undefined) {
+      event.preventDefault();
+      onActiveIndexChange?.(Math.min(rows.length - 1, Math.max(0, target)));
+    } else if (event.key === 'Enter' && current >= 0) {
+      event.preventDefault();
+      open(current, event);
+    } else if (event.key === ' ' && current >= 0) {
+      event.preventDefault();
+      handleToggle(current, event.shiftKey);
+    }
+  };
+
+  const showEmpty = !loading && rows.length === 0;
+
+  return (
+    <div ref={fill.ref} className="vigil-vtable" data-testid={testId} style={{ height: tableHeight }}>
+      <div
+        ref={scrollRef}
+        className="vigil-vtable__scroll"
+        role="table"
+        aria-label={ariaLabel}
+        aria-rowcount={(total ?? rows.length) + 1}
+        aria-busy={loading || loadingMore}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        style={{ ['--vigil-vtable-columns' as string]: template, ['--vigil-vtable-row' as string]: `${rowHeight}px` }}
+      >
+        <div role="rowgroup" className="vigil-vtable__head">
+          <div role="row" aria-rowindex={1} className="vigil-vtable__head-row">
+            {selectable && (
+              <div role="columnheader" className="vigil-vtable__cell vigil-vtable__check">
+                <input
+                  type="checkbox"
+                  className="vigil-check"
+                  checked={selection.allLoadedSelected}
+                  ref={(input) => {
+                    if (input) input.indeterminate = selection.mode === 'some' && !selection.allLoadedSelected;
+                  }}
+                  onChange={selection.toggleLoaded}
+                  aria-label={t('list.selectLoaded')}
+                  disabled={rows.length === 0}
+                />
+              </div>
+            )}
+            {columns.map((column) => (
+              <HeaderCell key={column.id} column={column} ordering={ordering} onSort={onSort} />
+            ))}
+          </div>
+        </div>
+        {loading && rows.length === 0 ? (
+          <div role="rowgroup" className="vigil-vtable__skeleton" aria-label={t('common.loading')}>
+            {Array.from({ length: SKELETON_ROWS }, (_, index) => (
+              <div key={index} className="vigil-vtable__skeleton-row" style={{ height: rowHeight }}>
+                <span />
+              </div>
+            ))}
+          </div>
+        ) : showEmpty ? (
+          <div className="vigil-vtable__empty">{empty ?? t('common.nothingFound')}</div>
+        ) : (
+          <div role="rowgroup" className="vigil-vtable__body" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const row = rows[item.index];
+              if (row === undefined) {
+                return (
+                  <div
+                    key="more"
+                    className="vigil-vtable__more"
+                    style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}
+                  >
+                    <Loader size="xs" type="dots" />
+                    <span>{t('list.loadingMore')}</span>
+                  </div>
+                );
+              }
+              return (
+                <MemoRow
+                  key={rowKey(row)}
+                  row={row}
+                  index={item.index}
+                  top={item.start}
+                  height={rowHeight}
+                  columns={columns}
+                  active={item.index === activeIndex}
+                  selected={selectable ? selection.has(rowId(row)) : undefined}
+                  checkboxLabel={rowLabel?.(row)}
+                  className={rowClassName?.(row)}
+                  onClick={handleClick}
+                  onToggle={handleToggle}
+                />
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+export {
+  AlertStatusBadge,
+  IncidentStatusBadge,
+  SeverityBadge,
+  alertStatusColor,
+  incidentStatusColor,
+  severityColor,
+  severityCssColor,
+} from './badges';
+export * from './pivots';
