@@ -17,3 +17,4 @@ export * from './matchers';
 export * from './ingest';
 export * from './indicators';
 export * from './widgets';
+export * from './investigation';

@@ -184,6 +184,10 @@ export const warehouseHashFiltersSchema = z
     search: z.string().trim().max(200).optional(),
     hash: hash.optional(),
     source: many(z.enum(['mail', 'network', 'endpoint'])).optional(),
+    /** What the bytes are (only files whose bytes the warehouse holds have one). */
+    detected_type: many(short).optional(),
+    /** `malicious`: a live alert indicator names the hash; `unknown`: none does. */
+    verdict: z.enum(['malicious', 'unknown']).optional(),
     last_seen_from: ts.optional(),
     last_seen_to: ts.optional(),
   })
@@ -253,6 +257,11 @@ export const warehouseHashSchema = z.object({
   last_event_id: z.number().int().nullable(),
   /** Whether the warehouse holds the file's bytes (for download). */
   stored: z.boolean(),
+  /** Size and type of the stored bytes; null when only the hash was seen. */
+  size: z.number().int().nullable(),
+  detected_type: z.string().nullable(),
+  /** Whether a live policy indicator of the company names the hash (SHA-256, MD5 or SHA-1). */
+  verdict: z.enum(['malicious', 'allowed', 'unknown']),
   first_seen: z.string(),
   last_seen: z.string(),
 });

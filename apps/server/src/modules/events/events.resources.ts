@@ -18,6 +18,7 @@ import {
 } from '@vigil/contract';
 import { sql, type SqlFragment } from '../../db/sql';
 import { filter, type ListResource, type OrderingField } from '../../list/list-engine';
+import { verdictOf } from './investigation';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
@@ -259,6 +260,11 @@ export function toWarehouseFile(row: WarehouseRow): WarehouseFile {
 }
 
 export function toWarehouseHash(row: WarehouseRow): WarehouseHash {
+  const verdict = verdictOf(Number(row.company_id), [
+    { kind: 'sha256', value: row.sha256 },
+    { kind: 'md5', value: row.md5 },
+    { kind: 'sha1', value: row.sha1 },
+  ]).verdict;
   return {
     id: Number(row.id),
     company_id: Number(row.company_id),
@@ -271,6 +277,9 @@ export function toWarehouseHash(row: WarehouseRow): WarehouseHash {
     last_event_kind: row.last_event_kind,
     last_event_id: row.last_event_id === null ? null : Number(row.last_event_id),
     stored: row.stored,
+    size: row.size === null ? null : Number(row.size),
+    detected_type: row.detected_type,
+    verdict,
     first_seen: iso(row.first_seen),
     last_seen: iso(row.last_seen),
   };
@@ -309,6 +318,15 @@ export const warehouseFileList: ListResource<WarehouseRow, WarehouseFileFilters,
   toItem: toWarehouseFile,
 };
 
+/** A live alert indicator of the company (or of all companies) names the hash, and no ignore indicator does. */
+const hashIndicator = (policy: 'alert' | 'ignore') => sql`EXISTS (
+  SELECT 1 FROM indicators i
+  WHERE i.policy = ${policy} AND (i.expires_at IS NULL OR i.expires_at > now())
+    AND (i.scope = 'all' OR i.company_id = h.company_id)
+    AND ((i.type = 'sha256' AND i.value = h.sha256) OR (i.type = 'md5' AND i.value = coalesce(f.md5, h.md5))
+      OR (i.type = 'sha1' AND i.value = coalesce(f.sha1, h.sha1))))`;
+const hashIndicated = sql`(${hashIndicator('alert')} AND NOT ${hashIndicator('ignore')})`;
+
 /** Which company saw which hash, where and how often (with or without the bytes). */
 export const warehouseHashList: ListResource<WarehouseRow, WarehouseHashFilters, WarehouseHash> = {
   from: sql`warehouse_hashes h LEFT JOIN warehouse_files f ON f.sha256 = h.sha256`,
@@ -321,6 +339,8 @@ export const warehouseHashList: ListResource<WarehouseRow, WarehouseHashFilters,
     search: filter.search(sql`h.filename`, sql`h.sha256`),
     hash: (value) => sql`(h.sha256 = ${value} OR h.md5 = ${value} OR h.sha1 = ${value})`,
     source: (value) => sql`h.sources && ${list(value)}::text[]`,
+    detected_type: filter.in(sql`f.detected_type`, 'text'),
+    verdict: (value) => (value === 'malicious' ? hashIndicated : sql`NOT ${hashIndicated}`),
     last_seen_from: filter.gte(sql`h.last_seen`, 'timestamptz'),
     last_seen_to: filter.lte(sql`h.last_seen`, 'timestamptz'),
   },

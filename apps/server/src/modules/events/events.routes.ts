@@ -3,7 +3,16 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { sql, type SqlFragment } from '../../db/sql';
 import { requireActor } from '../../http/actor';
-import { notFound } from '../../http/errors';
+import {
+  eventDetailQuerySchema,
+  eventDetailSchema,
+  mailDetailSchema,
+  processTreeRequestSchema,
+  processTreeSchema,
+  type FileDetail,
+  type WarehouseFile,
+} from '@vigil/contract';
+import { notFound, parseOrThrow } from '../../http/errors';
 import { pathId } from '../../http/params';
 import { tenantCondition } from '../../http/tenancy';
 import { registerListRoutes } from '../../list/list-routes';
@@ -23,6 +32,7 @@ import {
   type StoredEventRow,
   type WarehouseRow,
 } from './events.resources';
+import { fileDetail, mailDetail, processTree } from './investigation.repository';
 
 const sha256Param = z.object({ id: z.string().regex(/^[0-9a-fA-F]{64}$/) });
 
@@ -34,31 +44,71 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
   const detail = <R, F extends Record<string, unknown>, O>(
     basename: string,
     resource: ListResource<R, F, O>,
-    find: (id: number, tenant: (column: SqlFragment) => SqlFragment) => Promise<O | null>,
+    find: (id: number, tenant: (column: SqlFragment) => SqlFragment, query: unknown) => Promise<O | null>,
+    response?: z.ZodType,
   ) => {
     registerListRoutes(app, resource, { apiBase: `/api/${basename}/`, basename, db, publicUrl });
-    app.get(`/api/${basename}/:id/`, { config: { permission: { basename, action: 'view' } } }, async (request) => {
-      const scope = requireActor(request).scope;
-      const found = await find(pathId(request.params), (column) => tenantCondition(scope, column));
-      if (!found) throw notFound();
-      return found;
-    });
+    app.get(
+      `/api/${basename}/:id/`,
+      {
+        config: { permission: { basename, action: 'view' } },
+        ...(response ? { schema: { response: { 200: response } } } : {}),
+      },
+      async (request) => {
+        const scope = requireActor(request).scope;
+        const found = await find(pathId(request.params), (column) => tenantCondition(scope, column), request.query);
+        if (!found) throw notFound();
+        return found;
+      },
+    );
   };
 
-  const eventDetail = (table: 'network_events' | 'endpoint_events' | 'mail_messages', withRaw: boolean) => {
-    return async (id: number, tenant: (column: SqlFragment) => SqlFragment) => {
-      const raw = withRaw ? sql`, e.raw` : sql``;
+  /**
+   * `?ts=` narrows the lookup to one partition; without it the id alone finds the row (ids come from a sequence).
+   * Lists give times in milliseconds while events keep microseconds, so the time matches to the millisecond.
+   */
+  const eventTime = (query: unknown): SqlFragment => {
+    const { ts } = parseOrThrow(eventDetailQuerySchema, query ?? {});
+    return ts === undefined
+      ? sql`TRUE`
+      : sql`e.ts >= date_trunc('milliseconds', ${ts}::timestamptz)
+            AND e.ts < date_trunc('milliseconds', ${ts}::timestamptz) + interval '1 millisecond'`;
+  };
+
+  const eventDetail = (table: 'network_events' | 'endpoint_events') => {
+    return async (id: number, tenant: (column: SqlFragment) => SqlFragment, query: unknown) => {
       const { rows } = await db.query<StoredEventRow>(
-        sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event${raw} FROM ${sql.ident(table)} e
-            WHERE e.id = ${id} AND ${tenant(sql`e.company_id`)}`,
+        sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event, e.raw FROM ${sql.ident(table)} e
+            WHERE e.id = ${id} AND ${eventTime(query)} AND ${tenant(sql`e.company_id`)}`,
       );
       return rows[0] ? toStoredEvent(rows[0]) : null;
     };
   };
 
-  detail('network', networkEventList, eventDetail('network_events', true));
-  detail('eclipse_events', endpointEventList, eventDetail('endpoint_events', true));
-  detail('mailing', mailMessageList, eventDetail('mail_messages', false));
+  detail('network', networkEventList, eventDetail('network_events'), eventDetailSchema);
+  detail('eclipse_events', endpointEventList, eventDetail('endpoint_events'), eventDetailSchema);
+  detail(
+    'mailing',
+    mailMessageList,
+    async (id, tenant, query) => {
+      const { rows } = await db.query<StoredEventRow>(
+        sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event FROM mail_messages e
+            WHERE e.id = ${id} AND ${eventTime(query)} AND ${tenant(sql`e.company_id`)}`,
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const attachments = await db.query<MailAttachmentRow & { stored: boolean }>(
+        sql`SELECT a.id, a.company_id, a.ts, a.mail_id, a.filename, a.content_type, a.size, a.md5, a.sha1, a.sha256,
+                   a.detected_type, a.inline,
+                   EXISTS (SELECT 1 FROM warehouse_files f WHERE f.sha256 = a.sha256) AS stored
+            FROM mail_attachments a
+            WHERE a.company_id = ${row.company_id} AND a.mail_id = ${row.id} AND a.ts = ${row.ts}
+            ORDER BY a.id`,
+      );
+      return mailDetail(row, attachments.rows);
+    },
+    mailDetailSchema,
+  );
   detail('attaches', mailAttachmentList, async (id, tenant) => {
     const { rows } = await db.query<MailAttachmentRow>(
       sql`SELECT a.id, a.company_id, a.ts, a.mail_id, a.filename, a.content_type, a.size, a.md5, a.sha1, a.sha256,
@@ -79,10 +129,36 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
     const row = await warehouseRow(id, tenant, false);
     return row ? toWarehouseHash(row) : null;
   });
-  detail('warehouse', warehouseFileList, async (id, tenant) => {
-    const row = await warehouseRow(id, tenant, true);
-    return row ? toWarehouseFile(row) : null;
-  });
+
+  // A warehouse file by its row id, or a SHA-256 with every place the caller's companies saw it.
+  registerListRoutes(app, warehouseFileList, { apiBase: '/api/warehouse/', basename: 'warehouse', db, publicUrl });
+  app.get(
+    '/api/warehouse/:id/',
+    { config: { permission: { basename: 'warehouse', action: 'view' } } },
+    async (request): Promise<WarehouseFile | FileDetail> => {
+      const scope = requireActor(request).scope;
+      const tenant = (column: SqlFragment) => tenantCondition(scope, column);
+      const hash = sha256Param.safeParse(request.params);
+      const found = hash.success
+        ? await fileDetail(db, hash.data.id.toLowerCase(), tenant)
+        : await warehouseRow(pathId(request.params), tenant, true).then((row) => (row ? toWarehouseFile(row) : null));
+      if (!found) throw notFound();
+      return found;
+    },
+  );
+
+  app.post(
+    '/api/eclipse_events/process_tree/',
+    {
+      config: { permission: { basename: 'eclipse_events', action: 'view' } },
+      schema: { response: { 200: processTreeSchema } },
+    },
+    async (request) => {
+      const input = parseOrThrow(processTreeRequestSchema, request.body ?? {});
+      const scope = requireActor(request).scope;
+      return processTree(db, input, (column) => tenantCondition(scope, column));
+    },
+  );
 
   // The bytes of a file, for a hash one of the caller's companies has seen.
   app.get(
