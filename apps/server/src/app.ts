@@ -13,6 +13,7 @@ import { registerAuth } from './modules/auth/auth.routes';
 import { secretSafeSerializers, withSecretsRedacted } from './modules/auth/log-redaction';
 import { registerCompanies } from './modules/companies/companies.routes';
 import { registerEvents } from './modules/events/events.routes';
+import { registerGraph } from './modules/graph/graph.routes';
 import { registerHealth } from './modules/health/health.routes';
 import { registerIncidents } from './modules/incidents/incidents.routes';
 import { registerIndicators } from './modules/indicators/indicators.routes';
@@ -76,6 +77,7 @@ const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
   registerMatchers,
   registerIndicators,
   registerWidgets,
+  registerGraph,
 ];
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,100}$/;

@@ -16,5 +16,6 @@ export * from './incidents';
 export * from './matchers';
 export * from './ingest';
 export * from './indicators';
+export * from './graph';
 export * from './widgets';
 export * from './investigation';
