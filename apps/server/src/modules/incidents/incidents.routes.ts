@@ -57,6 +57,28 @@ async function linkAlerts(tx: Queryable, actor: Actor, incident: { company_id: n
   return linked;
 }
 
+/** Unlinks alerts from an incident; answers the ids unlinked. */
+async function unlinkAlerts(tx: Queryable, actor: Actor, incident: { company_id: number; id: number }, ids: number[]) {
+  const { rows } = await tx.query<{ id: number }>(sql`
+    UPDATE alerts a SET incident_id = NULL, updated_at = now()
+    WHERE a.company_id = ${incident.company_id} AND a.incident_id = ${incident.id} AND a.id = ANY(${ids}::int8[])
+    RETURNING a.id`);
+  const unlinked = rows.map((r) => Number(r.id));
+  await refreshIncidents(tx, [incident]);
+  await addTimeline(
+    tx,
+    unlinked.map((alertId) => ({
+      companyId: incident.company_id,
+      incidentId: incident.id,
+      kind: 'alert_unlinked',
+      userId: actor.userId,
+      username: actor.username,
+      data: { alert_id: alertId },
+    })),
+  );
+  return unlinked;
+}
+
 const acknowledgedStatuses: readonly Incident['status'][] = ['investigating', 'contained', 'resolved', 'closed'];
 
 /** Incidents: made by hand from alerts or by grouping rules; timeline, tasks and SLA timers. */
@@ -136,6 +158,11 @@ export async function registerIncidents(app: FastifyInstance, deps: AppDeps): Pr
       if (input.assignee_id && !(await assignable(tx, input.assignee_id, before.company_id)))
         throw ValidationError.field('assignee_id', 'No such user can work on this incident.');
       const status = input.status ?? before.status;
+      if (input.summary !== undefined && status === before.status)
+        throw ValidationError.field('summary', 'A summary goes with a change of status.');
+      const overlap = input.add_alert_ids?.filter((alertId) => input.remove_alert_ids?.includes(alertId)) ?? [];
+      if (overlap.length > 0)
+        throw ValidationError.field('remove_alert_ids', 'An alert cannot be linked and unlinked at once.');
       const acknowledge = before.acknowledged_at === null && acknowledgedStatuses.includes(status);
       const resolve = (status === 'resolved' || status === 'closed') && before.resolved_at === null;
       const reopen = status !== 'resolved' && status !== 'closed';
@@ -151,13 +178,28 @@ export async function registerIncidents(app: FastifyInstance, deps: AppDeps): Pr
       const who = { companyId: before.company_id, incidentId: id, userId: actor.userId, username: actor.username };
       const entries = [];
       if (status !== before.status)
-        entries.push({ ...who, kind: 'status', data: { before: before.status, after: status } });
+        entries.push({
+          ...who,
+          kind: 'status',
+          body: input.summary ?? '',
+          data: { before: before.status, after: status },
+        });
       if (input.assignee_id !== undefined && input.assignee_id !== before.assignee_id)
         entries.push({ ...who, kind: 'assignment', data: { before: before.assignee_id, after: input.assignee_id } });
       if (input.severity && input.severity !== before.severity)
         entries.push({ ...who, kind: 'severity', data: { before: before.severity, after: input.severity } });
       await addTimeline(tx, entries);
-      if (input.add_alert_ids?.length) await linkAlerts(tx, actor, before, input.add_alert_ids);
+      let linked: number[] = [];
+      let unlinked: number[] = [];
+      if (input.add_alert_ids?.length) {
+        const known = await tx.query<{ id: number }>(sql`
+          SELECT a.id FROM alerts a
+          WHERE a.company_id = ${before.company_id} AND a.id = ANY(${input.add_alert_ids}::int8[])`);
+        if (known.rows.length !== new Set(input.add_alert_ids).size)
+          throw ValidationError.field('add_alert_ids', 'Some of these alerts do not exist in this company.');
+        linked = await linkAlerts(tx, actor, before, input.add_alert_ids);
+      }
+      if (input.remove_alert_ids?.length) unlinked = await unlinkAlerts(tx, actor, before, input.remove_alert_ids);
       const row = await load(tx, actor, id);
       const fields = (r: IncidentRow) => ({
         title: r.title,
@@ -174,12 +216,22 @@ export async function registerIncidents(app: FastifyInstance, deps: AppDeps): Pr
         objectRepr: row.title,
         companyId: row.company_id,
         before: fields(before),
-        after: fields(row),
+        after: {
+          ...fields(row),
+          ...(linked.length ? { linked_alert_ids: linked } : {}),
+          ...(unlinked.length ? { unlinked_alert_ids: unlinked } : {}),
+        },
       });
-      return row;
+      return { row, changedAlerts: [...linked, ...unlinked] };
     });
-    await app.live.publish(liveEvents('incident.updated', [after]));
-    return toIncident(after);
+    await app.live.publish([
+      ...liveEvents('incident.updated', [after.row]),
+      ...liveEvents(
+        'alert.updated',
+        after.changedAlerts.map((alertId) => ({ id: alertId, company_id: after.row.company_id })),
+      ),
+    ]);
+    return toIncident(after.row);
   });
 
   app.post('/api/incidents/:id/comments/', perm('change'), async (request, reply) => {
