@@ -1,0 +1,122 @@
+import type {
+  Alert as AlertWire,
+  AlertBulkAction,
+  AlertDetail as AlertDetailWire,
+  AlertComment as AlertCommentWire,
+  AlertLinkedEvents as AlertLinkedEventsWire,
+  AlertUpdate,
+  Incident as IncidentWire,
+  ListAnswer,
+} from '@vigil/contract';
+import { http, type Camelize } from '../../../lib/http';
+import type { FiltersOf, ListDefinition } from '../../../lib/list';
+import { periodStart, type Period } from '../lib/time-range';
+
+export type Alert = Camelize<AlertWire>;
+export type AlertDetail = Camelize<AlertDetailWire>;
+export type AlertComment = Camelize<AlertCommentWire>;
+export type AlertLinkedEvents = Camelize<AlertLinkedEventsWire>;
+export type Incident = Camelize<IncidentWire>;
+
+/** The queue over the list engine: every filter, the ordering and the time window live in the URL. */
+export const alertList = {
+  basename: 'alerts',
+  filters: {
+    search: 'string',
+    status: 'strings',
+    severity: 'strings',
+    source: 'strings',
+    assigneeId: 'numbers',
+    unassigned: 'boolean',
+    companyId: 'numbers',
+    tags: 'strings',
+    incidentId: 'numbers',
+    /** A relative window (`1h`, `24h`, `7d`, `30d`) over last seen; turned into `last_seen_from` when asked. */
+    period: 'string',
+    lastSeenFrom: 'string',
+    lastSeenTo: 'string',
+  },
+  orderable: ['last_seen', 'first_seen', 'severity', 'count', 'id'],
+  defaultOrdering: '-last_seen',
+  pageSizes: [100],
+  defaultPageSize: 100,
+} as const satisfies ListDefinition<Record<string, 'string' | 'strings' | 'numbers' | 'boolean'>>;
+
+export type AlertListFilters = FiltersOf<(typeof alertList)['filters']>;
+
+/** What the API's filters are (camelCase; the client sends snake_case). */
+export type AlertApiFilters = Omit<AlertListFilters, 'period'>;
+
+/**
+ * The queue's URL filters as the API takes them: a relative period becomes `last_seen_from` at
+ * `now` (a custom range wins over it); empty lists are left out.
+ */
+export function toApiFilters(filters: AlertListFilters, now: number): AlertApiFilters {
+  const { period, ...rest } = filters;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+    out[key] = value;
+  }
+  if (period && !rest.lastSeenFrom && !rest.lastSeenTo) {
+    const start = periodStart(period as Period, now);
+    if (start) out.lastSeenFrom = start;
+  }
+  return out as AlertApiFilters;
+}
+
+export const alertKeys = {
+  all: ['alerts'] as const,
+  detail: (id: number) => ['alerts', 'detail', id] as const,
+  events: (id: number) => ['alerts', 'events', id] as const,
+  count: (filters: AlertApiFilters) => ['alerts', 'count', filters] as const,
+  users: ['alerts', 'assignable-users'] as const,
+  incidents: (search: string) => ['alerts', 'incident-picker', search] as const,
+};
+
+export const fetchAlert = (id: number, signal?: AbortSignal) =>
+  http.get<AlertDetailWire>(`/api/alerts/${id}/`, { signal });
+
+export const fetchLinkedEvents = (id: number, signal?: AbortSignal) =>
+  http.get<AlertLinkedEventsWire>(`/api/alerts/${id}/events/`, { signal });
+
+export const updateAlert = (id: number, change: Camelize<AlertUpdate>) =>
+  http.patch<AlertWire>(`/api/alerts/${id}/`, { data: change });
+
+export const addAlertComment = (id: number, body: string) =>
+  http.post<AlertCommentWire>(`/api/alerts/${id}/comments/`, { data: { body } });
+
+export const countAlerts = (filters: AlertApiFilters, signal?: AbortSignal) =>
+  http.post<{ count: number }>('/api/alerts/count/', { data: filters, signal });
+
+/** The body of `POST /api/alerts/bulk/` (camelCase; the client sends snake_case). */
+export type BulkBody = ({ ids: number[] } | { filter: AlertApiFilters }) & { action: Camelize<AlertBulkAction> };
+
+export const bulkAlerts = (body: BulkBody) => http.post<{ updated: number }>('/api/alerts/bulk/', { data: body });
+
+/** A user the picker offers (`GET /api/users/available/`). */
+export interface AssignableUser {
+  id: number;
+  username: string;
+  fullName: string;
+  companyId: number;
+}
+
+export const fetchAssignableUsers = (signal?: AbortSignal) =>
+  http.get<{ id: number; username: string; full_name: string; company_id: number }[]>('/api/users/available/', {
+    signal,
+  });
+
+/** Open incidents for the "add to incident" picker, newest first. */
+export const searchIncidents = (search: string, signal?: AbortSignal) =>
+  http.post<ListAnswer<IncidentWire>>('/api/incidents/check/', {
+    params: { pageSize: 20, ordering: '-created_at' },
+    data: {
+      status: ['open', 'investigating', 'contained'],
+      ...(search.trim() ? { search: search.trim() } : {}),
+    },
+    signal,
+  });
+
+export const createIncident = (data: { title: string; severity?: Alert['severity']; alertIds: number[] }) =>
+  http.post<IncidentWire>('/api/incidents/', { data });
