@@ -54,6 +54,7 @@ const UserPage = lazy(() => import('../features/users/components/user-page'));
 const RolesPage = lazy(() => import('../features/users/components/roles-page'));
 const CompaniesPage = lazy(() => import('../features/companies/components/companies-page'));
 const UnitsPage = lazy(() => import('../features/companies/components/units-page'));
+const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 
 /**
  * The route map: every section and page of spec §2, in menu order. It drives the router, the
@@ -63,7 +64,7 @@ export const routeMap: readonly NavSection[] = [
   {
     id: 'dashboard',
     icon: IconLayoutDashboard,
-    routes: [{ id: 'dashboard', path: '/dashboard', permission: view('widgets') }],
+    routes: [{ id: 'dashboard', path: '/dashboard', permission: view('widgets'), page: DashboardPage }],
   },
   { id: 'graph', icon: IconChartDots3, routes: [{ id: 'graph', path: '/graph', permission: view('incidents') }] },
   {
