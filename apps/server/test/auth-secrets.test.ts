@@ -52,7 +52,12 @@ describe('secrets stay secret', () => {
     const secrets: Record<string, string> = { adminPassword: ADMIN.password };
     const laterAnswers: Answer[] = [];
     const alpha = await buildCompany(db, 'Alpha Bank');
-    const lena = await buildUser(db, { username: 'lena', companyId: alpha, password: 'Blue-harbour-first-1' });
+    const lena = await buildUser(db, {
+      username: 'lena',
+      companyId: alpha,
+      password: 'Blue-harbour-first-1',
+      privileged: { api_tokens: true },
+    });
     secrets.lenaPassword = lena.password;
 
     const admin = new TestClient(url);

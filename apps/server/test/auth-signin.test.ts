@@ -164,7 +164,7 @@ describe('IP allow-list', () => {
   });
 
   it('checks every request: a session or a key used from elsewhere gets 403 ip_not_allowed', async () => {
-    const judy = await buildUser(t.db, { username: 'judy', companyId: alpha });
+    const judy = await buildUser(t.db, { username: 'judy', companyId: alpha, privileged: { api_tokens: true } });
     const client = t.client();
     await client.signIn('judy', judy.password);
     const token = (await client.post<ApiToken>('/api/users/me/token/')).body.token;
@@ -230,11 +230,24 @@ describe('sessions that no longer count', () => {
 });
 
 describe('API tokens', () => {
+  it('are only made for a superuser or a user granted the api_tokens privilege', async () => {
+    const noah = await buildUser(t.db, { username: 'noah', companyId: alpha });
+    const browser = t.client();
+    await browser.signIn('noah', noah.password);
+    const refused = await browser.post<{ detail: string }>('/api/users/me/token/');
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/API tokens/);
+    expect((await userRow<{ token_hash: string | null }>(t.db, noah.id)).token_hash).toBeNull();
+    await t.db.query(sql`UPDATE users SET privileged_settings = '{"api_tokens": true}'::jsonb WHERE id = ${noah.id}`);
+    expect((await browser.post('/api/users/me/token/')).status).toBe(200);
+  });
+
   it('shows the key once, stores only its hash, authenticates without cookies or CSRF, and revokes', async () => {
     const mia = await buildUser(t.db, {
       username: 'mia',
       companyId: alpha,
       permissions: [{ basename: 'system_logs', actions: ['view'] }],
+      privileged: { api_tokens: true },
     });
     const browser = t.client();
     await browser.signIn('mia', mia.password);

@@ -81,12 +81,15 @@ export async function buildUser(
     permissions?: Permission[];
     extraCompanies?: number[];
     allCompanies?: boolean;
+    /** Privileged flags granted by name, e.g. `{ api_tokens: true }`. */
+    privileged?: Record<string, boolean>;
   },
 ) {
   const password = options.password ?? 'User-password-1';
   const { rows } = await db.query<{ id: number }>(sql`
-    INSERT INTO users (company_id, username, password_hash, password_changed_at, all_companies)
-    VALUES (${options.companyId}, ${options.username}, ${await hashPassword(password)}, now(), ${options.allCompanies ?? false})
+    INSERT INTO users (company_id, username, password_hash, password_changed_at, all_companies, privileged_settings)
+    VALUES (${options.companyId}, ${options.username}, ${await hashPassword(password)}, now(), ${options.allCompanies ?? false},
+            ${JSON.stringify(options.privileged ?? {})}::jsonb)
     RETURNING id`);
   const userId = rows[0]!.id;
   if (options.permissions) {

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { sendAppShell, wantsPage } from '../web/web.routes';
 import { requireActor, type Actor } from '../../http/actor';
+import { sql } from '../../db/sql';
 import { forbidden, notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
 import {
@@ -215,6 +216,13 @@ export async function registerAccount(app: FastifyInstance, deps: AppDeps): Prom
 
   app.post('/api/users/me/token/', { schema: { response: { 200: apiTokenSchema } } }, async (request, reply) => {
     const actor = selfOnly(request);
+    // A personal API key outlives sessions and two-factor: only a user granted it by name may make one.
+    const { rows } = await db.query<{ allowed: boolean }>(sql`
+      SELECT (is_superuser OR coalesce((privileged_settings ->> 'api_tokens')::boolean, false)) AS allowed
+      FROM users WHERE id = ${actor.userId}`);
+    if (rows[0]?.allowed !== true) {
+      throw forbidden('Your account may not create API tokens. Ask an administrator to grant the "API tokens" privilege.');
+    }
     const token = `${API_TOKEN_PREFIX}${newToken()}`;
     const createdAt = await db.transaction(async (tx) => {
       const at = await setApiToken(tx, actor.userId, hashToken(token));
