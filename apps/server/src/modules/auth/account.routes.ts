@@ -221,7 +221,9 @@ export async function registerAccount(app: FastifyInstance, deps: AppDeps): Prom
       SELECT (is_superuser OR coalesce((privileged_settings ->> 'api_tokens')::boolean, false)) AS allowed
       FROM users WHERE id = ${actor.userId}`);
     if (rows[0]?.allowed !== true) {
-      throw forbidden('Your account may not create API tokens. Ask an administrator to grant the "API tokens" privilege.');
+      throw forbidden(
+        'Your account may not create API tokens. Ask an administrator to grant the "API tokens" privilege.',
+      );
     }
     const token = `${API_TOKEN_PREFIX}${newToken()}`;
     const createdAt = await db.transaction(async (tx) => {
