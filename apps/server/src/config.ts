@@ -144,6 +144,8 @@ const configSchema = z.object({
     .min(100, 'must be a whole number of milliseconds from 100 to 60000')
     .max(60_000, 'must be a whole number of milliseconds from 100 to 60000')
     .default(5000),
+  /** Whether matchers' webhooks may call loopback, private and link-local addresses (off: refused). */
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
   /** Days of stored events a new indicator is searched for (retro-hunt); 0 turns the retro-hunt off. */
   RETRO_HUNT_DAYS: z.coerce
     .number({ message: 'must be a whole number of days from 0 to 3650' })
@@ -151,6 +153,22 @@ const configSchema = z.object({
     .min(0, 'must be a whole number of days from 0 to 3650')
     .max(3650, 'must be a whole number of days from 0 to 3650')
     .default(30),
+  /** 1 (or true): load the demo data after start when the database is a fresh installation. */
+  VIGIL_DEMO: z.enum(['1', '0', 'true', 'false'], { message: 'must be 1 or 0' }).default('0'),
+  VIGIL_DEMO_SCALE: z
+    .enum(['small', 'default', 'large'], { message: 'must be one of small, default, large' })
+    .default('default'),
+  /** Seed of the demo's generator: the same seed gives the same data. */
+  VIGIL_DEMO_SEED: z.coerce
+    .number({ message: 'must be a whole number from 0 to 4294967295' })
+    .int('must be a whole number from 0 to 4294967295')
+    .min(0, 'must be a whole number from 0 to 4294967295')
+    .max(4_294_967_295, 'must be a whole number from 0 to 4294967295')
+    .optional(),
+  /** one-time: demo accounts change their password at the first sign-in; permanent: they keep it (tests). */
+  VIGIL_DEMO_PASSWORDS: z
+    .enum(['one-time', 'permanent'], { message: 'must be one-time or permanent' })
+    .default('one-time'),
 });
 
 export interface Config {
@@ -188,10 +206,18 @@ export interface Config {
   alertDedupWindowMinutes: number;
   liveHeartbeatSeconds: number;
   webhookTimeoutMs: number;
+  webhookAllowPrivateAddresses: boolean;
   ingestMaxBodyBytes: number;
   ingestMaxLineBytes: number;
   /** Days of stored events searched for new indicators; 0: no retro-hunt. */
   retroHuntDays: number;
+  /** Demo data loaded after start (VIGIL_DEMO*). */
+  demo: {
+    enabled: boolean;
+    scale: 'small' | 'default' | 'large';
+    seed: number | undefined;
+    passwords: 'one-time' | 'permanent';
+  };
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -253,8 +279,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alertDedupWindowMinutes: c.ALERT_DEDUP_WINDOW_MINUTES,
     liveHeartbeatSeconds: c.LIVE_HEARTBEAT_SECONDS,
     webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
+    webhookAllowPrivateAddresses: c.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     ingestMaxBodyBytes: c.INGEST_MAX_BODY_BYTES,
     ingestMaxLineBytes: c.INGEST_MAX_LINE_BYTES,
     retroHuntDays: c.RETRO_HUNT_DAYS,
+    demo: {
+      enabled: c.VIGIL_DEMO === '1' || c.VIGIL_DEMO === 'true',
+      scale: c.VIGIL_DEMO_SCALE,
+      seed: c.VIGIL_DEMO_SEED,
+      passwords: c.VIGIL_DEMO_PASSWORDS,
+    },
   };
 }

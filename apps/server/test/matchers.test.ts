@@ -32,7 +32,7 @@ async function userWithMatchers(name: string, companyId: number): Promise<TestCl
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
   alpha = await buildCompany(t.db, 'Alpha Bank');
   beta = await buildCompany(t.db, 'Beta Retail');
   admin = await t.admin();

@@ -18,6 +18,7 @@ import {
   updateMatcher,
   type MatcherValues,
 } from './matchers.repository';
+import { isPrivateLiteralUrl } from './network-guard';
 import { webhookJobHandler } from './webhook';
 
 const perm = (action: string) => ({ config: { permission: { basename: 'matchers', action } } });
@@ -25,7 +26,13 @@ const perm = (action: string) => ({ config: { permission: { basename: 'matchers'
 /** Matchers ("committed actions"): conditions over new alerts → actions, and the actions they took. */
 export async function registerMatchers(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
-  app.jobs.register(WEBHOOK_JOB_KIND, webhookJobHandler(deps.config.webhookTimeoutMs));
+  app.jobs.register(
+    WEBHOOK_JOB_KIND,
+    webhookJobHandler({
+      timeoutMs: deps.config.webhookTimeoutMs,
+      allowPrivateAddresses: deps.config.webhookAllowPrivateAddresses,
+    }),
+  );
   registerListRoutes(app, matcherList, {
     apiBase: '/api/matchers/',
     basename: 'matchers',
@@ -40,6 +47,18 @@ export async function registerMatchers(app: FastifyInstance, deps: AppDeps): Pro
   });
 
   const audit = (request: FastifyRequest) => auditContextOf(request);
+  /** A webhook written as a refused address is refused now rather than failing later in the job. */
+  const checkWebhooks = (actions: readonly { type: string; url?: string }[]) => {
+    if (deps.config.webhookAllowPrivateAddresses) return;
+    actions.forEach((action, index) => {
+      if (action.type === 'notify_webhook' && action.url !== undefined && isPrivateLiteralUrl(action.url)) {
+        throw ValidationError.field(
+          `actions.${index}.url`,
+          'Webhooks may not call loopback, private or link-local addresses.',
+        );
+      }
+    });
+  };
 
   app.get('/api/matchers/:id/', perm('view'), async (request) => {
     const actor = requireActor(request);
@@ -51,6 +70,7 @@ export async function registerMatchers(app: FastifyInstance, deps: AppDeps): Pro
   app.post('/api/matchers/', perm('add'), async (request, reply) => {
     const actor = requireActor(request);
     const input = parseOrThrow(matcherCreateSchema, request.body ?? {});
+    checkWebhooks(input.actions);
     const companyId = input.company_id ?? actor.companyId;
     if (!inScope(actor.scope, companyId)) throw ValidationError.field('company_id', 'No such company.');
     if (input.all_companies && actor.scope.companies !== 'all')
@@ -86,6 +106,7 @@ export async function registerMatchers(app: FastifyInstance, deps: AppDeps): Pro
       const before = await findMatcher(tx, actor.scope, id, true);
       if (!before) throw notFound();
       const patch = parseOrThrow(matcherUpdateSchema, request.body ?? {});
+      if (patch.actions) checkWebhooks(patch.actions);
       if (patch.all_companies && actor.scope.companies !== 'all')
         throw forbidden('Only staff who see every company can make a matcher for all companies.');
       const values: MatcherValues = {
