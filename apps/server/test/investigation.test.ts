@@ -4,6 +4,7 @@ import type {
   IngestTokenCreated,
   ListAnswer,
   MailDetail,
+  MailListItem,
   ProcessTree,
   StoredEventItem,
   WarehouseHash,
@@ -141,8 +142,10 @@ describe('mail detail', () => {
     });
     expect(url.status).toBe(201);
     await ingest('mail', alphaKey, phishingMessage());
-    const listed = await alphaUser.post<ListAnswer<StoredEventItem>>('/api/mailing/check/', {});
+    const listed = await alphaUser.post<ListAnswer<MailListItem>>('/api/mailing/check/', {});
     const mail = listed.body.results[0]!;
+    expect(mail.event).not.toHaveProperty('html');
+    expect(mail.verdict).toMatchObject({ verdict: 'malicious', severity: 'critical' });
     const { status, body } = await alphaUser.get<MailDetail>(`/api/mailing/${mail.id}/`);
     expect(status).toBe(200);
     expect(body.event.html).toContain('Verify now');

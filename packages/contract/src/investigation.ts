@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { severitySchema } from './events';
-import { mailAttachmentItemSchema } from './ingest';
+import { mailAttachmentItemSchema, storedEventSchema } from './ingest';
 
 /*
  * Investigation: event details with their raw record, a mail message as an analyst reads it, where a
@@ -39,6 +39,10 @@ export const eventDetailSchema = z.object({
   raw: z.record(z.string(), z.unknown()),
 });
 export type EventDetail = z.infer<typeof eventDetailSchema>;
+
+/** A mail message as the list gives it (no bodies), with the worst verdict of its sender, URLs and attachments. */
+export const mailListItemSchema = storedEventSchema.extend({ verdict: indicatorVerdictSchema });
+export type MailListItem = z.infer<typeof mailListItemSchema>;
 
 /** One `method=result` of an Authentication-Results header (RFC 8601), e.g. `dkim=pass header.d=example.com`. */
 export const authenticationResultSchema = z.object({

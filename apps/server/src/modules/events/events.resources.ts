@@ -8,6 +8,8 @@ import {
   type EndpointEventFilters,
   type MailAttachmentFilters,
   type MailAttachmentItem,
+  type MailListItem,
+  type MailMessage,
   type MailMessageFilters,
   type NetworkEventFilters,
   type StoredEventItem,
@@ -18,7 +20,7 @@ import {
 } from '@vigil/contract';
 import { sql, type SqlFragment } from '../../db/sql';
 import { filter, type ListResource, type OrderingField } from '../../list/list-engine';
-import { verdictOf } from './investigation';
+import { mailObserved, verdictOf } from './investigation';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
@@ -140,7 +142,7 @@ export const endpointEventList: ListResource<StoredEventRow, EndpointEventFilter
   toItem: toStoredEvent,
 };
 
-export const mailMessageList: ListResource<StoredEventRow, MailMessageFilters, StoredEventItem> = {
+export const mailMessageList: ListResource<StoredEventRow, MailMessageFilters, MailListItem> = {
   from: sql`mail_messages e`,
   // Bodies only on the detail page.
   select: sql`e.id, e.company_id, e.ts, e.batch_id, e.event - 'text' - 'html' AS event`,
@@ -167,7 +169,11 @@ export const mailMessageList: ListResource<StoredEventRow, MailMessageFilters, S
   },
   orderings: timeOrderings('e'),
   defaultOrdering: ['-ts'],
-  toItem: toStoredEvent,
+  // With what the indicators say of its sender, URLs and attachments (an in-memory lookup per value).
+  toItem: (row) => ({
+    ...toStoredEvent(row),
+    verdict: verdictOf(Number(row.company_id), mailObserved(row.event as Partial<MailMessage>)),
+  }),
 };
 
 export interface MailAttachmentRow {

@@ -2,6 +2,7 @@ import type {
   AuthenticationHeader,
   AuthenticationResult,
   IndicatorVerdict,
+  MailMessage,
   ProcessNode,
   Severity,
 } from '@vigil/contract';
@@ -96,6 +97,21 @@ export function worstVerdict(verdicts: readonly IndicatorVerdict[]): IndicatorVe
   if (allowed.length > 0)
     return { verdict: 'allowed', severity: null, indicator_ids: [...new Set(allowed.flatMap((v) => v.indicator_ids))] };
   return UNKNOWN_VERDICT;
+}
+
+/** Every value of a mail message the indicators may name: sender, reply-to, URLs, attachments. */
+export function mailObserved(message: Partial<MailMessage>): Observed[] {
+  return [
+    { kind: 'email', value: message.from?.address },
+    ...(message.reply_to ?? []).map((r): Observed => ({ kind: 'email', value: r.address })),
+    ...(message.urls ?? []).map((url): Observed => ({ kind: 'url', value: url })),
+    ...(message.attachments ?? []).flatMap((a): Observed[] => [
+      { kind: 'sha256', value: a.sha256 },
+      { kind: 'md5', value: a.md5 },
+      { kind: 'sha1', value: a.sha1 },
+      { kind: 'filename', value: a.filename },
+    ]),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
