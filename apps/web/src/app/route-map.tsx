@@ -54,7 +54,10 @@ const UserPage = lazy(() => import('../features/users/components/user-page'));
 const RolesPage = lazy(() => import('../features/users/components/roles-page'));
 const CompaniesPage = lazy(() => import('../features/companies/components/companies-page'));
 const UnitsPage = lazy(() => import('../features/companies/components/units-page'));
+const IncidentsPage = lazy(() => import('../features/incidents/components/incidents-page'));
+const IncidentPage = lazy(() => import('../features/incidents/components/incident-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
+const GraphPage = lazy(() => import('../features/graph/components/graph-page'));
 
 /**
  * The route map: every section and page of spec §2, in menu order. It drives the router, the
@@ -66,7 +69,11 @@ export const routeMap: readonly NavSection[] = [
     icon: IconLayoutDashboard,
     routes: [{ id: 'dashboard', path: '/dashboard', permission: view('widgets'), page: DashboardPage }],
   },
-  { id: 'graph', icon: IconChartDots3, routes: [{ id: 'graph', path: '/graph', permission: view('incidents') }] },
+  {
+    id: 'graph',
+    icon: IconChartDots3,
+    routes: [{ id: 'graph', path: '/graph', permission: view('incidents'), page: GraphPage }],
+  },
   {
     id: 'alerts',
     icon: IconAlertTriangle,
@@ -79,8 +86,8 @@ export const routeMap: readonly NavSection[] = [
     id: 'incidents',
     icon: IconShieldExclamation,
     routes: [
-      { id: 'incidents', path: '/incidents', permission: view('incidents') },
-      { id: 'incidentDetails', path: '/incidents/:id', permission: view('incidents') },
+      { id: 'incidents', path: '/incidents', permission: view('incidents'), page: IncidentsPage },
+      { id: 'incidentDetails', path: '/incidents/:id', permission: view('incidents'), page: IncidentPage },
     ],
   },
   {
