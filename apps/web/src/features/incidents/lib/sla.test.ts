@@ -62,8 +62,11 @@ describe('formatTarget', () => {
 
 describe('listSlaTimer', () => {
   it('shows the acknowledge timer until it stops, then the resolve timer', () => {
-    const running = { dueAt: '2026-11-22T12:00:00Z', doneAt: null };
-    const stopped = { dueAt: '2026-11-22T12:00:00Z', doneAt: '2026-11-22T11:00:00Z' };
+    const running: { dueAt: string; doneAt: string | null } = { dueAt: '2026-11-22T12:00:00Z', doneAt: null };
+    const stopped: { dueAt: string; doneAt: string | null } = {
+      dueAt: '2026-11-22T12:00:00Z',
+      doneAt: '2026-11-22T11:00:00Z',
+    };
     expect(listSlaTimer(running, running).which).toBe('acknowledge');
     expect(listSlaTimer(stopped, running).which).toBe('resolve');
   });

@@ -1,0 +1,109 @@
+import type {
+  Alert as AlertWire,
+  Incident as IncidentWire,
+  IncidentDetail as IncidentDetailWire,
+  IncidentTask as IncidentTaskWire,
+  ListAnswer,
+  incidentCreateSchema,
+  incidentUpdateSchema,
+  taskCreateSchema,
+  taskUpdateSchema,
+} from '@vigil/contract';
+import type { z } from 'zod';
+import { http, type Camelize } from '../../../lib/http';
+import type { FiltersOf, ListDefinition } from '../../../lib/list';
+import { periodStart } from '../lib/period';
+
+export type Incident = Camelize<IncidentWire>;
+export type IncidentDetail = Camelize<IncidentDetailWire>;
+export type IncidentTask = Camelize<IncidentTaskWire>;
+export type TimelineEntry = IncidentDetail['timeline'][number];
+export type LinkedAlert = Camelize<AlertWire>;
+export type IncidentCreate = Camelize<z.input<typeof incidentCreateSchema>>;
+export type IncidentUpdate = Camelize<z.input<typeof incidentUpdateSchema>>;
+export type TaskCreate = Camelize<z.input<typeof taskCreateSchema>>;
+export type TaskUpdate = Camelize<z.input<typeof taskUpdateSchema>>;
+
+/** The incident list over the list engine: filters, ordering and the time window live in the URL. */
+export const incidentList = {
+  basename: 'incidents',
+  filters: {
+    search: 'string',
+    status: 'strings',
+    severity: 'strings',
+    assigneeId: 'numbers',
+    companyId: 'numbers',
+    /** A relative window (`1h`, `24h`, `7d`, `30d`) over creation; turned into `created_from` when asked. */
+    period: 'string',
+    createdFrom: 'string',
+    createdTo: 'string',
+  },
+  orderable: ['created_at', 'updated_at', 'severity', 'id'],
+  defaultOrdering: '-created_at',
+  pageSizes: [100],
+  defaultPageSize: 100,
+} as const satisfies ListDefinition<Record<string, 'string' | 'strings' | 'numbers'>>;
+
+export type IncidentListFilters = FiltersOf<(typeof incidentList)['filters']>;
+export type IncidentApiFilters = Omit<IncidentListFilters, 'period'>;
+
+/**
+ * The list's URL filters as the API takes them: a relative period becomes `created_from` at `now`
+ * (a custom range wins over it); empty values are left out.
+ */
+export function toApiFilters(filters: IncidentListFilters, now: number): IncidentApiFilters {
+  const { period, ...rest } = filters;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+    out[key] = value;
+  }
+  if (period && !rest.createdFrom && !rest.createdTo) {
+    const start = periodStart(period, now);
+    if (start) out.createdFrom = start;
+  }
+  return out as IncidentApiFilters;
+}
+
+export const incidentKeys = {
+  all: ['incidents'] as const,
+  detail: (id: number) => ['incidents', 'detail', id] as const,
+  alerts: (id: number) => ['incidents', 'alerts', id] as const,
+  users: ['incidents', 'assignable-users'] as const,
+};
+
+export const fetchIncident = (id: number, signal?: AbortSignal) =>
+  http.get<IncidentDetailWire>(`/api/incidents/${id}/`, { signal });
+
+export const createIncident = (data: IncidentCreate) => http.post<IncidentDetailWire>('/api/incidents/', { data });
+
+export const updateIncident = (id: number, data: IncidentUpdate) =>
+  http.patch<IncidentWire>(`/api/incidents/${id}/`, { data });
+
+export const addComment = (id: number, body: string) =>
+  http.post<IncidentDetailWire>(`/api/incidents/${id}/comments/`, { data: { body } });
+
+export const addTask = (id: number, data: TaskCreate) =>
+  http.post<IncidentTaskWire>(`/api/incidents/${id}/tasks/`, { data });
+
+export const updateTask = (id: number, taskId: number, data: TaskUpdate) =>
+  http.patch<IncidentTaskWire>(`/api/incidents/${id}/tasks/${taskId}/`, { data });
+
+/** The most alerts the incident page lists (the detail names at most 1000). */
+export const LINKED_ALERTS_LIMIT = 500;
+
+/** The alerts linked to an incident, most severe first. */
+export const fetchLinkedAlerts = (id: number, signal?: AbortSignal) =>
+  http.post<ListAnswer<AlertWire>>('/api/alerts/check/', {
+    params: { pageSize: LINKED_ALERTS_LIMIT, ordering: '-severity' },
+    data: { incidentId: id },
+    signal,
+  });
+
+/** A user the assignee pickers offer (`GET /api/users/available/`). */
+export type AssignableUser = Camelize<{ id: number; username: string; full_name: string; company_id: number }>;
+
+export const fetchAssignableUsers = (signal?: AbortSignal) =>
+  http.get<{ id: number; username: string; full_name: string; company_id: number }[]>('/api/users/available/', {
+    signal,
+  });

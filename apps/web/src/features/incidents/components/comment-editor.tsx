@@ -1,0 +1,98 @@
+import { Button, Group, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
+import { IconMarkdown } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormError, fieldError } from '../../../components/form';
+import { MarkdownView } from '../../../components/ui/markdown-view';
+import { addComment } from '../api/incidents';
+import { useIncidentRefresh } from '../api/hooks';
+
+const COMMENT_MAX = 20000;
+
+/** Writing a comment in Markdown, with a preview of how it will read; Ctrl/⌘+Enter posts it. */
+export function CommentEditor({ incidentId }: { incidentId: number }) {
+  const { t } = useTranslation();
+  const refresh = useIncidentRefresh(incidentId);
+  const [mode, setMode] = useState<'write' | 'preview'>('write');
+  const [body, setBody] = useState('');
+  const post = useMutation({
+    mutationFn: (text: string) => addComment(incidentId, text),
+    onSuccess: async (detail) => {
+      setBody('');
+      setMode('write');
+      await refresh(detail);
+    },
+  });
+  const trimmed = body.trim();
+  const submit = () => {
+    if (trimmed && !post.isPending) post.mutate(trimmed);
+  };
+
+  return (
+    <form
+      className="vigil-comment-editor"
+      data-testid="comment-editor"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <Stack gap="xs">
+        <Group justify="space-between" gap="xs">
+          <SegmentedControl
+            size="xs"
+            value={mode}
+            onChange={(value) => setMode(value === 'preview' ? 'preview' : 'write')}
+            data={[
+              { value: 'write', label: t('incidents.comments.write') },
+              { value: 'preview', label: t('incidents.comments.preview') },
+            ]}
+          />
+          <Group gap={4} c="dimmed">
+            <IconMarkdown size={16} aria-hidden />
+            <Text size="xs" c="dimmed">
+              {t('incidents.comments.markdownHint')}
+            </Text>
+          </Group>
+        </Group>
+        {mode === 'write' ? (
+          <Textarea
+            aria-label={t('incidents.comments.label')}
+            placeholder={t('incidents.comments.placeholder')}
+            autosize
+            minRows={3}
+            maxRows={16}
+            maxLength={COMMENT_MAX}
+            value={body}
+            onChange={(event) => setBody(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+                event.preventDefault();
+                submit();
+              }
+            }}
+            error={fieldError(post.error, 'body')}
+            data-testid="comment-input"
+          />
+        ) : (
+          <div className="vigil-comment-editor__preview" data-testid="comment-preview">
+            {trimmed ? (
+              <MarkdownView source={body} />
+            ) : (
+              <Text size="sm" c="dimmed">
+                {t('incidents.comments.nothingToPreview')}
+              </Text>
+            )}
+          </div>
+        )}
+        <FormError error={post.error} shownFields={['body']} />
+        <Group justify="flex-end">
+          <Button type="submit" size="sm" loading={post.isPending} disabled={!trimmed} data-testid="comment-submit">
+            {t('incidents.comments.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

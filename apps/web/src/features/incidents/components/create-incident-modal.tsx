@@ -1,0 +1,143 @@
+import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { alertSeverityValues, type AlertSeverity } from '@vigil/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { FormError, fieldError } from '../../../components/form';
+import { notify } from '../../../lib/notifications';
+import { incidentUrl } from '../../triage';
+import { createIncident, incidentKeys, type IncidentCreate } from '../api/incidents';
+import { parseAlertIds } from '../lib/alert-ids';
+import { AssigneeSelect } from './assignee-select';
+
+const FROM_ALERTS = '';
+
+/** A new incident from alerts named by id: title, severity, description (Markdown) and assignee. */
+export function CreateIncidentModal({
+  opened,
+  onClose,
+  initialAlertIds = [],
+}: {
+  opened: boolean;
+  onClose: () => void;
+  initialAlertIds?: readonly number[];
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState('');
+  const [severity, setSeverity] = useState<string>(FROM_ALERTS);
+  const [description, setDescription] = useState('');
+  const [assigneeId, setAssigneeId] = useState<number | null>(null);
+  const [alertText, setAlertText] = useState(initialAlertIds.join(', '));
+  const [problems, setProblems] = useState<{ title?: string; alertIds?: string }>({});
+
+  const create = useMutation({
+    mutationFn: (input: IncidentCreate) => createIncident(input),
+    onSuccess: async (incident) => {
+      queryClient.setQueryData(incidentKeys.detail(incident.id), incident);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: incidentKeys.all }),
+        queryClient.invalidateQueries({ queryKey: ['alerts'] }),
+      ]);
+      notify({ type: 'success', title: t('incidents.create.done'), message: incident.title });
+      onClose();
+      void navigate(incidentUrl(incident.id));
+    },
+  });
+
+  const submit = () => {
+    const ids = parseAlertIds(alertText);
+    const found = {
+      ...(title.trim() ? {} : { title: t('incidents.create.titleRequired') }),
+      ...(ids ? {} : { alertIds: t('incidents.create.alertIdsRequired') }),
+    };
+    setProblems(found);
+    if (!ids || found.title) return;
+    create.mutate({
+      title: title.trim(),
+      alertIds: ids,
+      ...(description.trim() ? { description: description.trim() } : {}),
+      ...(severity ? { severity: severity as AlertSeverity } : {}),
+      ...(assigneeId !== null ? { assigneeId } : {}),
+    });
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('incidents.create.title')} size="lg" centered>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+        data-testid="create-incident-form"
+      >
+        <Stack gap="md">
+          <TextInput
+            label={t('incidents.fields.title')}
+            required
+            maxLength={300}
+            value={title}
+            onChange={(event) => setTitle(event.currentTarget.value)}
+            error={problems.title ?? fieldError(create.error, 'title')}
+            data-autofocus
+            data-testid="create-title"
+          />
+          <Group grow align="flex-start">
+            <Select
+              label={t('incidents.fields.severity')}
+              data={[
+                { value: FROM_ALERTS, label: t('incidents.create.severityFromAlerts') },
+                ...[...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) })),
+              ]}
+              value={severity}
+              allowDeselect={false}
+              onChange={(value) => setSeverity(value ?? FROM_ALERTS)}
+              error={fieldError(create.error, 'severity')}
+              data-testid="create-severity"
+            />
+            <AssigneeSelect
+              label={t('incidents.fields.assignee')}
+              value={assigneeId}
+              onChange={setAssigneeId}
+              error={fieldError(create.error, 'assigneeId')}
+            />
+          </Group>
+          <TextInput
+            label={t('incidents.create.alertIds')}
+            description={t('incidents.create.alertIdsHint')}
+            required
+            value={alertText}
+            onChange={(event) => setAlertText(event.currentTarget.value)}
+            error={problems.alertIds ?? fieldError(create.error, 'alertIds')}
+            data-testid="create-alert-ids"
+          />
+          <Textarea
+            label={t('incidents.fields.description')}
+            description={t('incidents.create.descriptionHint')}
+            autosize
+            minRows={4}
+            maxRows={12}
+            maxLength={20000}
+            value={description}
+            onChange={(event) => setDescription(event.currentTarget.value)}
+            error={fieldError(create.error, 'description')}
+          />
+          <FormError
+            error={create.error}
+            shownFields={['title', 'severity', 'assigneeId', 'alertIds', 'description']}
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending} data-testid="create-submit">
+              {t('incidents.create.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,162 @@
+import { Anchor, Text, ThemeIcon, Timeline } from '@mantine/core';
+import {
+  IconArrowsExchange,
+  IconCirclePlus,
+  IconFlag,
+  IconLink,
+  IconLinkOff,
+  IconListCheck,
+  IconMessage,
+  IconPoint,
+  IconUserCheck,
+} from '@tabler/icons-react';
+import type { AlertSeverity, IncidentStatus } from '@vigil/contract';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { MarkdownView } from '../../../components/ui/markdown-view';
+import { formatDate } from '../../../lib/dates';
+import { alertUrl, IncidentStatusBadge, SeverityBadge } from '../../triage';
+import type { TimelineEntry } from '../api/incidents';
+import { useAssignableUsers, userName } from '../api/hooks';
+
+const icons: Record<string, typeof IconPoint> = {
+  created: IconCirclePlus,
+  alert_linked: IconLink,
+  alerts_linked: IconLink,
+  alert_unlinked: IconLinkOff,
+  status: IconArrowsExchange,
+  assignment: IconUserCheck,
+  severity: IconFlag,
+  comment: IconMessage,
+  task: IconListCheck,
+};
+
+const numberOf = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+const isStatus = (value: unknown): value is IncidentStatus =>
+  typeof value === 'string' && ['open', 'investigating', 'contained', 'resolved', 'closed'].includes(value);
+const isSeverity = (value: unknown): value is AlertSeverity =>
+  typeof value === 'string' && ['info', 'low', 'medium', 'high', 'critical'].includes(value);
+
+function AlertLink({ id }: { id: number }) {
+  return (
+    <Anchor component={Link} to={alertUrl(id)} size="sm" className="vigil-incident-mono">
+      #{id}
+    </Anchor>
+  );
+}
+
+/** What one entry says, in words and badges. */
+function EntryText({ entry }: { entry: TimelineEntry }) {
+  const { t } = useTranslation();
+  const { byId } = useAssignableUsers();
+  const data = entry.data;
+  switch (entry.kind) {
+    case 'created':
+      return <>{t('incidents.timeline.created')}</>;
+    case 'alert_linked': {
+      const id = numberOf(data.alertId);
+      return (
+        <>
+          {id === null ? (
+            t('incidents.timeline.alertLinked')
+          ) : (
+            <>
+              {t('incidents.timeline.alertLinked')} <AlertLink id={id} />
+            </>
+          )}
+        </>
+      );
+    }
+    case 'alerts_linked':
+      return <>{t('incidents.timeline.alertsLinked', { count: numberOf(data.count) ?? 0 })}</>;
+    case 'alert_unlinked': {
+      const id = numberOf(data.alertId);
+      return (
+        <>
+          {id === null ? (
+            t('incidents.timeline.alertUnlinked')
+          ) : (
+            <>
+              {t('incidents.timeline.alertUnlinked')} <AlertLink id={id} />
+            </>
+          )}
+        </>
+      );
+    }
+    case 'status':
+      return (
+        <span className="vigil-incident-timeline__change">
+          {t('incidents.timeline.status')}
+          {isStatus(data.before) && <IncidentStatusBadge status={data.before} />}
+          <span aria-hidden>→</span>
+          {isStatus(data.after) && <IncidentStatusBadge status={data.after} />}
+        </span>
+      );
+    case 'severity':
+      return (
+        <span className="vigil-incident-timeline__change">
+          {t('incidents.timeline.severity')}
+          {isSeverity(data.before) && <SeverityBadge severity={data.before} />}
+          <span aria-hidden>→</span>
+          {isSeverity(data.after) && <SeverityBadge severity={data.after} />}
+        </span>
+      );
+    case 'assignment': {
+      const after = numberOf(data.after);
+      const name = after === null ? '' : userName(byId.get(after)) || `#${after}`;
+      return <>{after === null ? t('incidents.timeline.unassigned') : t('incidents.timeline.assigned', { name })}</>;
+    }
+    case 'comment':
+      return <>{t('incidents.timeline.comment')}</>;
+    case 'task':
+      return <>{t('incidents.timeline.task', { title: textOf(data.title) })}</>;
+    default:
+      return <>{entry.kind}</>;
+  }
+}
+
+/** The incident's history, oldest first: alerts linked, status and assignment changes, comments, tasks. */
+export function IncidentTimeline({ entries, footer }: { entries: readonly TimelineEntry[]; footer?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className="vigil-incident-timeline" data-testid="incident-timeline">
+      <Timeline bulletSize={26} lineWidth={2}>
+        {entries.map((entry) => {
+          const Icon = icons[entry.kind] ?? IconPoint;
+          const comment = entry.kind === 'comment';
+          return (
+            <Timeline.Item
+              key={entry.id}
+              data-kind={entry.kind}
+              data-testid="timeline-entry"
+              bullet={
+                <ThemeIcon size={26} radius="xl" variant="light" color={comment ? 'blue' : 'gray'}>
+                  <Icon size={14} stroke={1.8} />
+                </ThemeIcon>
+              }
+            >
+              <Text size="sm" className="vigil-incident-timeline__head">
+                <strong>{entry.username ?? t('incidents.timeline.system')}</strong>{' '}
+                <span className="vigil-incident-timeline__what">
+                  <EntryText entry={entry} />
+                </span>
+              </Text>
+              <Text size="xs" c="dimmed" mt={2}>
+                <time dateTime={entry.createdAt}>{formatDate(entry.createdAt, 'isoDateTimeSeconds')}</time>
+              </Text>
+              {entry.body && (
+                <div className="vigil-incident-timeline__body" data-testid={comment ? 'comment-body' : 'summary-body'}>
+                  <MarkdownView source={entry.body} />
+                </div>
+              )}
+            </Timeline.Item>
+          );
+        })}
+      </Timeline>
+      {footer}
+    </div>
+  );
+}

@@ -1,0 +1,337 @@
+import { Button, Group, MultiSelect, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconFilterOff, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { alertSeverityValues, incidentStatuses, type Incident as IncidentWire } from '@vigil/contract';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoadError, useSearchBox } from '../../../components/list';
+import { VirtualTable, type Column } from '../../../components/list/virtual-table';
+import { PageHeader } from '../../../components/ui/page-header';
+import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
+import { useInfiniteList, useListState } from '../../../lib/list';
+import { useLiveEvents } from '../../../lib/live';
+import { usePermission } from '../../../lib/permissions';
+import { useSignedInUser } from '../../../lib/session';
+import { incidentUrl, IncidentStatusBadge, SeverityBadge } from '../../triage';
+import { incidentList, toApiFilters, type Incident } from '../api/incidents';
+import { useAssignableUsers, userName } from '../api/hooks';
+import { isPeriod, periods } from '../lib/period';
+import { useNow } from '../lib/use-now';
+import { CreateIncidentModal } from './create-incident-modal';
+import { SlaCell } from './sla-timer';
+import './incidents.css';
+
+const CUSTOM = 'custom';
+const ANY = '';
+
+/** The list's SLA cell, ticking on its own so the table itself does not re-render every second. */
+function LiveSla({ incident }: { incident: Incident }) {
+  const now = useNow(1000);
+  return <SlaCell sla={incident.sla} now={now} />;
+}
+
+/** Incidents: filters in the URL, sorting, a virtualised list read by cursor, SLA state, and a way to open one. */
+export default function IncidentsPage() {
+  const { t } = useTranslation();
+  const me = useSignedInUser();
+  const list = useListState(incidentList);
+  const canAdd = usePermission({ action: 'add', subject: 'incidents' });
+  const { users, byId } = useAssignableUsers();
+  const [creating, setCreating] = useState(false);
+  const [changed, setChanged] = useState(false);
+  const [customRange, setCustomRange] = useState(false);
+  const manyCompanies = me.allCompanies || me.companies.length > 1;
+  const companyNames = useMemo(() => new Map(me.companies.map((c) => [c.id, c.name])), [me.companies]);
+
+  // A relative window is turned into a start time when the filters change, not on every render.
+  const { filters } = list;
+  const apiFilters = useMemo(() => toApiFilters(filters, Date.now()), [filters]);
+  const incidents = useInfiniteList<IncidentWire, typeof incidentList.filters>(incidentList, {
+    ordering: list.ordering,
+    pageSize: list.pageSize,
+    filters: apiFilters,
+  });
+  const search = useSearchBox(list.filters.search, (value) => list.setFilters({ search: value }));
+
+  useLiveEvents(['incident.created', 'incident.updated'], () => setChanged(true));
+
+  const period =
+    list.filters.createdFrom || list.filters.createdTo || customRange ? CUSTOM : (list.filters.period ?? ANY);
+  const filtered = Object.keys(list.filters).length > 0;
+
+  const columns = useMemo<Column<Incident>[]>(() => {
+    const all: (Column<Incident> | false)[] = [
+      {
+        id: 'id',
+        header: t('incidents.list.id'),
+        width: '76px',
+        sortField: 'id',
+        render: (row) => <span className="vigil-incidents-list__id">#{row.id}</span>,
+      },
+      {
+        id: 'severity',
+        header: t('incidents.fields.severity'),
+        width: '112px',
+        sortField: 'severity',
+        render: (row) => <SeverityBadge severity={row.severity} />,
+      },
+      {
+        id: 'title',
+        header: t('incidents.fields.title'),
+        width: 'minmax(260px, 1fr)',
+        render: (row) => (
+          <Text size="sm" truncate className="vigil-incidents-list__title" title={row.title}>
+            {row.title}
+          </Text>
+        ),
+      },
+      {
+        id: 'status',
+        header: t('incidents.fields.status'),
+        width: '128px',
+        render: (row) => <IncidentStatusBadge status={row.status} />,
+      },
+      {
+        id: 'sla',
+        header: t('incidents.list.sla'),
+        width: '176px',
+        render: (row) => <LiveSla incident={row} />,
+      },
+      {
+        id: 'alerts',
+        header: t('incidents.fields.alerts'),
+        width: '76px',
+        align: 'end',
+        render: (row) => <span className="vigil-incident-mono">{row.alertCount}</span>,
+      },
+      {
+        id: 'assignee',
+        header: t('incidents.fields.assignee'),
+        width: '160px',
+        render: (row) => {
+          const user = row.assigneeId === null ? undefined : byId.get(row.assigneeId);
+          return user ? (
+            <Text size="sm" truncate>
+              {userName(user)}
+            </Text>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t('triage.unassigned')}
+            </Text>
+          );
+        },
+      },
+      manyCompanies && {
+        id: 'company',
+        header: t('incidents.fields.company'),
+        width: '150px',
+        render: (row) => (
+          <Text size="sm" truncate>
+            {companyNames.get(row.companyId) ?? `#${row.companyId}`}
+          </Text>
+        ),
+      },
+      {
+        id: 'created',
+        header: t('incidents.fields.created'),
+        width: '142px',
+        sortField: 'created_at',
+        render: (row) => <span className="vigil-incident-mono">{formatDate(row.createdAt, 'isoDateTime')}</span>,
+      },
+      {
+        id: 'updated',
+        header: t('incidents.fields.updated'),
+        width: '142px',
+        sortField: 'updated_at',
+        render: (row) => <span className="vigil-incident-mono">{formatDate(row.updatedAt, 'isoDateTime')}</span>,
+      },
+    ];
+    return all.filter((column): column is Column<Incident> => column !== false);
+  }, [t, byId, manyCompanies, companyNames]);
+
+  return (
+    <Stack gap="lg" className="vigil-list-page vigil-incidents-page">
+      <PageHeader
+        title={t('incidents.title')}
+        subtitle={
+          <span data-testid="incident-count">
+            {incidents.count === undefined ? '…' : t('incidents.list.count', { count: incidents.count })}
+          </span>
+        }
+        actions={
+          canAdd && (
+            <Button
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setCreating(true)}
+              data-testid="incident-create"
+            >
+              {t('incidents.create.button')}
+            </Button>
+          )
+        }
+      />
+
+      <Paper className="vigil-filters" p="md">
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <TextInput
+            className="vigil-filters__search"
+            label={t('common.search')}
+            placeholder={t('incidents.list.searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            type="search"
+            maxLength={200}
+            value={search.value}
+            onChange={search.onChange}
+            onKeyDown={search.onKeyDown}
+            data-testid="filter-search"
+          />
+          <MultiSelect
+            className="vigil-filters__tags"
+            label={t('incidents.fields.status')}
+            placeholder={list.filters.status?.length ? undefined : t('common.any')}
+            data={incidentStatuses.map((value) => ({ value, label: t(`triage.incidentStatus.${value}`) }))}
+            value={list.filters.status ?? []}
+            onChange={(value) => list.setFilters({ status: value })}
+            clearable
+            data-testid="filter-status"
+          />
+          <MultiSelect
+            className="vigil-filters__tags"
+            label={t('incidents.fields.severity')}
+            placeholder={list.filters.severity?.length ? undefined : t('common.any')}
+            data={[...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) }))}
+            value={list.filters.severity ?? []}
+            onChange={(value) => list.setFilters({ severity: value })}
+            clearable
+            data-testid="filter-severity"
+          />
+          <MultiSelect<number>
+            className="vigil-filters__tags"
+            label={t('incidents.fields.assignee')}
+            placeholder={list.filters.assigneeId?.length ? undefined : t('common.any')}
+            data={users.map((user) => ({
+              value: user.id,
+              label: user.id === me.id ? `${userName(user)} (${t('triage.me')})` : userName(user),
+            }))}
+            value={list.filters.assigneeId ?? []}
+            onChange={(value) => list.setFilters({ assigneeId: value })}
+            searchable
+            clearable
+            data-testid="filter-assignee"
+          />
+          {manyCompanies && (
+            <MultiSelect<number>
+              className="vigil-filters__tags"
+              label={t('incidents.fields.company')}
+              placeholder={list.filters.companyId?.length ? undefined : t('common.any')}
+              data={me.companies.map((company) => ({ value: company.id, label: company.name }))}
+              value={list.filters.companyId ?? []}
+              onChange={(value) => list.setFilters({ companyId: value })}
+              searchable
+              clearable
+              data-testid="filter-company"
+            />
+          )}
+          <Select
+            className="vigil-filters__narrow"
+            label={t('triage.timeRange.label')}
+            data={[
+              { value: ANY, label: t('triage.timeRange.any') },
+              ...periods.map((value) => ({ value, label: t(`incidents.list.periods.${value}`) })),
+              { value: CUSTOM, label: t('triage.timeRange.custom') },
+            ]}
+            value={period}
+            allowDeselect={false}
+            onChange={(value) => {
+              if (value === CUSTOM) {
+                setCustomRange(true);
+                list.setFilters({ period: undefined });
+              } else {
+                setCustomRange(false);
+                list.setFilters({
+                  period: value && isPeriod(value) ? value : undefined,
+                  createdFrom: undefined,
+                  createdTo: undefined,
+                });
+              }
+            }}
+            data-testid="filter-period"
+          />
+          {period === CUSTOM && (
+            <>
+              <TextInput
+                className="vigil-filters__date"
+                label={t('incidents.list.from')}
+                type="datetime-local"
+                value={isoToZonedInput(list.filters.createdFrom)}
+                onChange={(event) =>
+                  list.setFilters({ createdFrom: zonedInputToIso(event.currentTarget.value) ?? undefined })
+                }
+              />
+              <TextInput
+                className="vigil-filters__date"
+                label={t('incidents.list.to')}
+                type="datetime-local"
+                value={isoToZonedInput(list.filters.createdTo)}
+                onChange={(event) =>
+                  list.setFilters({ createdTo: zonedInputToIso(event.currentTarget.value) ?? undefined })
+                }
+              />
+            </>
+          )}
+          <Button
+            variant="subtle"
+            leftSection={<IconFilterOff size={16} />}
+            disabled={!filtered && !customRange}
+            onClick={() => {
+              search.clear();
+              setCustomRange(false);
+              list.resetFilters();
+            }}
+          >
+            {t('incidents.list.resetFilters')}
+          </Button>
+          {changed && (
+            <Button
+              variant="light"
+              leftSection={<IconRefresh size={16} />}
+              onClick={() => {
+                setChanged(false);
+                void incidents.refresh();
+              }}
+              data-testid="incidents-refresh"
+            >
+              {t('incidents.list.changed')}
+            </Button>
+          )}
+        </Group>
+      </Paper>
+
+      {incidents.error ? (
+        <LoadError message={t('incidents.list.loadFailed')} onRetry={() => void incidents.refresh()} />
+      ) : (
+        <VirtualTable<Incident>
+          ariaLabel={t('incidents.title')}
+          rows={incidents.rows}
+          rowKey={(row) => row.id}
+          columns={columns}
+          total={incidents.count}
+          ordering={list.ordering}
+          onSort={list.toggleOrdering}
+          rowHref={(row) => incidentUrl(row.id)}
+          hasMore={incidents.hasMore}
+          loadMore={incidents.loadMore}
+          loading={incidents.isLoading}
+          loadingMore={incidents.isLoadingMore}
+          rowHeight={44}
+          empty={
+            <Text c="dimmed" size="sm" ta="center" py="xl">
+              {filtered ? t('incidents.list.nothingMatches') : t('incidents.list.empty')}
+            </Text>
+          }
+          testId="incidents-table"
+        />
+      )}
+      {creating && <CreateIncidentModal opened onClose={() => setCreating(false)} />}
+    </Stack>
+  );
+}

@@ -1,0 +1,75 @@
+import { ActionIcon, Anchor, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { groupObservables, incidentPivot } from '../lib/observables';
+
+const knownKinds = ['ip', 'host', 'user', 'domain', 'url', 'hash', 'file', 'email'] as const;
+type KnownKind = (typeof knownKinds)[number];
+const isKnownKind = (kind: string): kind is KnownKind => (knownKinds as readonly string[]).includes(kind);
+
+/** What the incident's alerts point at, by kind; each value leads to the events where it appears. */
+export function ObservablesPanel({ observables }: { observables: readonly { kind: string; value: string }[] }) {
+  const { t } = useTranslation();
+  const groups = useMemo(() => groupObservables(observables), [observables]);
+  if (groups.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        {t('incidents.observables.none')}
+      </Text>
+    );
+  return (
+    <Stack gap="sm" data-testid="incident-observables">
+      {groups.map(({ kind, values }) => (
+        <div key={kind}>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600} mb={4}>
+            {isKnownKind(kind) ? t(`incidents.observables.kinds.${kind}`) : kind}
+          </Text>
+          <ul className="vigil-incident-observables">
+            {values.map((value) => {
+              const href = incidentPivot(kind, value);
+              return (
+                <li key={value}>
+                  <Group gap={4} wrap="nowrap" justify="space-between">
+                    {href ? (
+                      <Tooltip label={t('incidents.observables.pivot')} withArrow openDelay={400}>
+                        <Anchor
+                          component={Link}
+                          to={href}
+                          size="sm"
+                          className="vigil-incident-mono"
+                          truncate
+                          data-kind={kind}
+                        >
+                          {value}
+                        </Anchor>
+                      </Tooltip>
+                    ) : (
+                      <Text size="sm" className="vigil-incident-mono" truncate>
+                        {value}
+                      </Text>
+                    )}
+                    <CopyButton value={value} timeout={1500}>
+                      {({ copied, copy }) => (
+                        <ActionIcon
+                          size="sm"
+                          variant="subtle"
+                          color={copied ? 'green' : 'gray'}
+                          onClick={copy}
+                          aria-label={t('incidents.observables.copy', { value })}
+                        >
+                          {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+                        </ActionIcon>
+                      )}
+                    </CopyButton>
+                  </Group>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </Stack>
+  );
+}
