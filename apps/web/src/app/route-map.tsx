@@ -54,6 +54,8 @@ const UserPage = lazy(() => import('../features/users/components/user-page'));
 const RolesPage = lazy(() => import('../features/users/components/roles-page'));
 const CompaniesPage = lazy(() => import('../features/companies/components/companies-page'));
 const UnitsPage = lazy(() => import('../features/companies/components/units-page'));
+const IncidentsPage = lazy(() => import('../features/incidents/components/incidents-page'));
+const IncidentPage = lazy(() => import('../features/incidents/components/incident-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const GraphPage = lazy(() => import('../features/graph/components/graph-page'));
 
@@ -84,8 +86,8 @@ export const routeMap: readonly NavSection[] = [
     id: 'incidents',
     icon: IconShieldExclamation,
     routes: [
-      { id: 'incidents', path: '/incidents', permission: view('incidents') },
-      { id: 'incidentDetails', path: '/incidents/:id', permission: view('incidents') },
+      { id: 'incidents', path: '/incidents', permission: view('incidents'), page: IncidentsPage },
+      { id: 'incidentDetails', path: '/incidents/:id', permission: view('incidents'), page: IncidentPage },
     ],
   },
   {
