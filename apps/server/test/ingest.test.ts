@@ -236,6 +236,26 @@ describe('ingest and lists', () => {
     expect((await betaUser.post<{ count: number }>('/api/eclipse_events/count/', {})).body.count).toBe(0);
     expect((await alphaUser.get(`/api/eclipse_events/${withProcess!.id}/`)).status).toBe(200);
     expect((await betaUser.get(`/api/eclipse_events/${withProcess!.id}/`)).status).toBe(404);
+    // Hashes of processes that ran and files written are the company's sightings in warehouse/hashes.
+    const hashed = listed.body.results.flatMap((r) => {
+      const event = r.event as { process?: { hash?: { sha256?: string | null } } | null; file?: typeof r.event.file };
+      const file = event.file as { hash?: { sha256?: string | null } } | null | undefined;
+      return [event.process?.hash?.sha256, file?.hash?.sha256].filter((h): h is string => Boolean(h));
+    });
+    expect(hashed.length).toBeGreaterThan(0);
+    const sightings = await alphaUser.post<ListAnswer<WarehouseHash>>('/api/warehouse/hashes/check/?page_size=500', {
+      source: 'endpoint',
+    });
+    expect(sightings.body.results.map((h) => h.sha256).sort()).toEqual([...new Set(hashed)].sort());
+    // The hash seen most often here (also the one only endpoints saw: the network test saw another).
+    const occurrences = (hash: string) => hashed.filter((h) => h === hash).length;
+    const top = [...new Set(hashed)].sort((a, b) => occurrences(b) - occurrences(a))[0]!;
+    const counted = sightings.body.results.find((h) => h.sha256 === top);
+    expect(counted!.sightings).toBe(occurrences(top));
+    expect(counted!.sources).toEqual(['endpoint']);
+    expect(counted!.stored).toBe(false);
+    const foreign = await betaUser.post<{ count: number }>('/api/warehouse/hashes/count/', { source: 'endpoint' });
+    expect(foreign.body.count).toBe(0);
   });
 
   it('stores a mail, its attachments and their files once in the warehouse, whoever sends them', async () => {

@@ -146,8 +146,22 @@ export async function runBatch(db: Database, input: BatchInput): Promise<BatchRe
         // Files Suricata saw on the wire: the company's sightings (no bytes) in warehouse/hashes.
         await recordSightings(tx, companyId, latest, files);
       } else if (input.kind === 'endpoint') {
-        for (const s of await storeEndpointEvents(tx, companyId, batchId, input.events, ids))
+        const files: Sighting[] = [];
+        let latest = '';
+        for (const s of await storeEndpointEvents(tx, companyId, batchId, input.events, ids)) {
           stored.push({ kind: 'endpoint', companyId, ...s });
+          // Executables that ran and files written on hosts: sightings (no bytes) in warehouse/hashes.
+          const { process, file } = s.event;
+          for (const [hash, filename] of [
+            [process?.hash, process?.name ?? process?.executable ?? null],
+            [file?.hash, file?.name ?? file?.path ?? null],
+          ] as const) {
+            if (!hash?.sha256) continue;
+            files.push({ ...hash, sha256: hash.sha256, filename, eventKind: 'endpoint', eventId: s.id });
+            if (s.ts > latest) latest = s.ts;
+          }
+        }
+        await recordSightings(tx, companyId, latest, files);
       } else if (input.message) {
         const mail = await storeMail(tx, companyId, batchId, receivedAt, input.message);
         const event = {
