@@ -1,10 +1,18 @@
 /**
  * Browser-test harness: the real server on a fresh embedded database, and Debian's Chromium driven by
  * playwright-core (never a downloaded browser).
+ *
+ * Demo data: `const server = await startServer({ demo: 'small' })` starts the server with VIGIL_DEMO=1
+ * and resolves only once the demo is loaded (two customers, "Northwind Logistics" and "Aurora Clinic",
+ * two weeks of network, endpoint and mail events, alerts, incidents). `server.demo` then has the
+ * companies and the accounts with their passwords (no change is asked at sign-in), e.g.
+ * `server.demo.account('tom.ramirez').password`. Accounts: irina.volkova (SOC analyst) and mark.hollis
+ * (SOC lead) of the provider, who see every company; tom.ramirez and dana.fischer (Northwind analyst
+ * and administrator); omar.haddad and lena.sokolova (Aurora). The admin keeps ADMIN_PASSWORD.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -45,6 +53,10 @@ const serverConfigKeys = [
   'VIGIL_ADMIN_USERNAME',
   'VIGIL_ADMIN_PASSWORD',
   'VIGIL_PROVIDER_NAME',
+  'VIGIL_DEMO',
+  'VIGIL_DEMO_SCALE',
+  'VIGIL_DEMO_SEED',
+  'VIGIL_DEMO_PASSWORDS',
 ];
 
 const READY_LINE = /Vigil is running at (\S+)/;
@@ -61,6 +73,26 @@ export interface StartServerOptions {
    * random password, prints it once and marks it expired. It is read from the output (`adminPassword`).
    */
   generatedAdminPassword?: boolean;
+  /** Load the demo data at this scale (VIGIL_DEMO=1) and wait until it is loaded; see `RunningServer.demo`. */
+  demo?: 'small' | 'default';
+}
+
+/** A demo account (see apps/server/src/modules/demo/load-demo.ts, DemoAccount). */
+export interface DemoAccount {
+  username: string;
+  password: string;
+  company: string;
+  companyId: number;
+  role: string;
+  fullName: string;
+}
+
+/** What the demo loaded: written by the server to `<DATA_DIR>/demo-accounts.json`. */
+export interface LoadedDemo {
+  companies: { id: number; name: string }[];
+  accounts: DemoAccount[];
+  /** The account of that username; throws when the demo has none. */
+  account: (username: string) => DemoAccount;
 }
 
 export interface RunningServer {
@@ -70,6 +102,8 @@ export interface RunningServer {
   output: () => string;
   /** The administrator's password: the fixed test one, or the one the server generated and printed. */
   adminPassword: string;
+  /** Set when started with `demo`. */
+  demo: LoadedDemo | null;
   /** SIGTERM, wait for the process to exit, then delete its data directory. */
   stop: () => Promise<void>;
 }
@@ -97,6 +131,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     VIGIL_ADMIN_PASSWORD: ADMIN_PASSWORD,
   });
   if (options.generatedAdminPassword) delete env.VIGIL_ADMIN_PASSWORD;
+  if (options.demo)
+    Object.assign(env, { VIGIL_DEMO: '1', VIGIL_DEMO_SCALE: options.demo, VIGIL_DEMO_PASSWORDS: 'permanent' });
   if (options.passDatabaseUrl && process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   Object.assign(env, options.env);
 
@@ -162,12 +198,42 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       if (!printed) throw new Error('the server did not print a generated administrator password');
       adminPassword = printed;
     }
-    return { url, output: () => output, adminPassword, stop };
+    const demo = options.demo ? await demoLoaded(dataDir, () => output, exited) : null;
+    return { url, output: () => output, adminPassword, demo, stop };
   } catch (error) {
     await stop();
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`${reason}. Server output:\n${output.slice(-4000)}`, { cause: error });
   }
+}
+
+const DEMO_TIMEOUT_MS = 300_000;
+
+/** Waits for the server's "Demo data loaded" line, then reads the accounts it wrote. */
+async function demoLoaded(dataDir: string, output: () => string, exited: Promise<unknown>): Promise<LoadedDemo> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + DEMO_TIMEOUT_MS;
+  while (!/^Demo data loaded/m.test(output())) {
+    const failed = /^(Demo data could not be loaded|Demo data not loaded).*$/m.exec(output());
+    if (failed) throw new Error(failed[0]);
+    if (gone) throw new Error('the server exited while loading the demo data');
+    if (Date.now() > deadline) throw new Error(`the demo data was not loaded within ${DEMO_TIMEOUT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const loaded = JSON.parse(await readFile(path.join(dataDir, 'demo-accounts.json'), 'utf8')) as Omit<
+    LoadedDemo,
+    'account'
+  >;
+  return {
+    companies: loaded.companies,
+    accounts: loaded.accounts,
+    account(username) {
+      const found = loaded.accounts.find((a) => a.username === username);
+      if (!found) throw new Error(`the demo has no account ${username}`);
+      return found;
+    },
+  };
 }
 
 /** Launches Debian's headless Chromium; playwright-core never downloads a browser. */

@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
+import { loadDemoAtStart } from './modules/demo/demo-start';
 import { bootstrap } from './modules/users/bootstrap';
 import { appVersion } from './version';
 
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
   const url = config.publicUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   const where = db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL server';
   process.stdout.write(`Vigil is running at ${url} (${where})\n`);
+  if (config.demo.enabled) void loadDemoAtStart(app, db, config);
 }
 
 main().catch((error: unknown) => {

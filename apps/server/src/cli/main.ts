@@ -4,6 +4,7 @@ import { openDatabase, type Database } from '../db/database';
 import { currentMigration, migrate, readMigrations } from '../db/migrate';
 import { pruneEvents } from '../modules/events/retention';
 import { appVersion } from '../version';
+import { registerDemoCommands } from './demo-commands';
 import { createAdmin, resetPassword, unlock } from './user-commands';
 
 /** Opens the configured database, runs `work`, and always closes it. */
@@ -97,6 +98,8 @@ export function buildCli(): Command {
       await withDatabase((db) => unlock(db, options.username));
       console.log(`"${options.username}" can sign in again.`);
     });
+
+  registerDemoCommands(program);
 
   return program;
 }

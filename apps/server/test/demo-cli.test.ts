@@ -1,0 +1,69 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../src/cli/main';
+
+const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
+let dataDir: string;
+
+/** Runs the command line and captures what it prints. */
+async function vigil(...args: string[]) {
+  const out: string[] = [];
+  const capture = (chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    return true;
+  };
+  const spies = [
+    vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' '))),
+    vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' '))),
+    vi.spyOn(process.stdout, 'write').mockImplementation(capture),
+    vi.spyOn(process.stderr, 'write').mockImplementation(capture),
+  ];
+  try {
+    const code = await runCli(args);
+    return { code, output: out.join('\n') };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'vigil-demo-cli-'));
+  process.env.DATA_DIR = dataDir;
+  delete process.env.DATABASE_URL;
+});
+
+afterAll(async () => {
+  if (saved.DATA_DIR === undefined) delete process.env.DATA_DIR;
+  else process.env.DATA_DIR = saved.DATA_DIR;
+  if (saved.DATABASE_URL !== undefined) process.env.DATABASE_URL = saved.DATABASE_URL;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('vigil demo load', () => {
+  it('refuses an unknown scale, naming the ones it knows, and touches no database', async () => {
+    const answer = await vigil('demo', 'load', '--scale', 'huge');
+    expect(answer.code).toBe(1);
+    expect(answer.output).toMatch(/'huge' is invalid\. Allowed choices are small, default, large/);
+    const seed = await vigil('demo', 'load', '--seed', 'abc');
+    expect(seed.code).toBe(1);
+    expect(seed.output).toMatch(/The seed is a whole number from 0 to 4294967295/);
+  });
+
+  it('says so when the embedded database is open in a running server', async () => {
+    await mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
+    await writeFile(path.join(dataDir, 'pgdata', 'postmaster.pid'), '-42\n');
+    const answer = await vigil('demo', 'load', '--scale', 'small');
+    expect(answer.code).toBe(1);
+    expect(answer.output).toMatch(
+      /vigil: The embedded database in .* is open in another process \(a running Vigil server\?\)/,
+    );
+    expect(answer.output).toMatch(/VIGIL_DEMO=1/);
+  });
+
+  it('lists the command in the help', async () => {
+    const answer = await vigil('demo', '--help');
+    expect(answer.output).toMatch(/load \[options\]/);
+  });
+});

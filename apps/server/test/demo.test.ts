@@ -1,0 +1,187 @@
+import type { Alert, Incident, IncidentDetail, ListAnswer, StoredEventItem } from '@vigil/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../src/db/sql';
+import { generateDemo } from '../src/modules/demo/generate';
+import { DemoRefused, loadDemo, type DemoSummary } from '../src/modules/demo/load-demo';
+import { MALICIOUS_HTML_SUBJECT } from '../src/modules/demo/mail';
+import { type TestClient } from './helpers/http-client';
+import { startTestApp, type TestApp } from './helpers/test-app';
+
+let t: TestApp;
+let demo: DemoSummary;
+let admin: TestClient;
+let northwind: number;
+let aurora: number;
+
+const kinds = ['network', 'eclipse_events', 'mailing'] as const;
+
+async function signedIn(username: string): Promise<TestClient> {
+  const account = demo.accounts.find((a) => a.username === username);
+  if (!account) throw new Error(`no demo account ${username}`);
+  const client = t.client();
+  await client.signIn(username, account.password);
+  return client;
+}
+
+async function count(client: TestClient, path: string, filters: Record<string, unknown>): Promise<number> {
+  const answer = await client.post<{ count: number }>(path, filters);
+  expect(answer.status).toBe(200);
+  return answer.body.count;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  demo = await loadDemo(t.app, t.db, { scale: 'small', seed: 7, passwords: 'permanent' });
+  admin = await t.admin();
+  northwind = demo.companies.find((c) => c.name === 'Northwind Logistics')!.id;
+  aurora = demo.companies.find((c) => c.name === 'Aurora Clinic')!.id;
+}, 180_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('demo data', () => {
+  it('creates the two customer companies, and an analyst and an administrator in each company', async () => {
+    const companies = await admin.post<ListAnswer<{ id: number; name: string; kind: string }>>(
+      '/api/companies/check/?page_size=50',
+      {},
+    );
+    const customers = companies.body.results.filter((c) => c.kind === 'customer').map((c) => c.name);
+    expect(customers.sort()).toEqual(['Aurora Clinic', 'Northwind Logistics']);
+    expect(demo.accounts.map((a) => `${a.company}/${a.role}`).sort()).toEqual([
+      'Aurora Clinic/Company administrator',
+      'Aurora Clinic/Security analyst',
+      'Northwind Logistics/Company administrator',
+      'Northwind Logistics/Security analyst',
+      'Vigil/SOC analyst',
+      'Vigil/SOC lead',
+    ]);
+    // Passwords are generated for every account, never shared.
+    expect(new Set(demo.accounts.map((a) => a.password)).size).toBe(demo.accounts.length);
+    const me = await (await signedIn('tom.ramirez')).get<{ company_id: number }>('/api/users/me/');
+    expect(me.status).toBe(200);
+    expect(me.body.company_id).toBe(northwind);
+  });
+
+  it('lists events of all three kinds for each company through the list endpoints', async () => {
+    for (const company of [northwind, aurora]) {
+      for (const kind of kinds) {
+        expect(
+          await count(admin, `/api/${kind}/count/`, { company_id: company }),
+          `${kind} of ${company}`,
+        ).toBeGreaterThan(0);
+      }
+    }
+    expect(demo.events.rejected).toBe(0);
+    expect(demo.events.network).toBeGreaterThan(200);
+    expect(demo.events.endpoint).toBeGreaterThan(100);
+    expect(demo.events.mail).toBeGreaterThanOrEqual(20);
+  });
+
+  it("never shows one company's events, alerts or incidents to the other", async () => {
+    const tom = await signedIn('tom.ramirez');
+    const omar = await signedIn('omar.haddad');
+    for (const kind of kinds) {
+      const page = await tom.post<ListAnswer<StoredEventItem>>(`/api/${kind}/check/?page_size=500`, {});
+      expect(page.status).toBe(200);
+      expect(page.body.results.length).toBeGreaterThan(0);
+      expect(new Set(page.body.results.map((e) => e.company_id))).toEqual(new Set([northwind]));
+      expect(await count(tom, `/api/${kind}/count/`, { company_id: aurora })).toBe(0);
+      const theirs = await admin.post<ListAnswer<StoredEventItem>>(`/api/${kind}/check/?page_size=1`, {
+        company_id: aurora,
+      });
+      const id = theirs.body.results[0]!.id;
+      expect((await tom.get(`/api/${kind}/${id}/`)).status).toBe(404);
+      expect((await omar.get(`/api/${kind}/${id}/`)).status).toBe(200);
+    }
+    const alerts = await omar.post<ListAnswer<Alert>>('/api/alerts/check/?page_size=500', {});
+    expect(new Set(alerts.body.results.map((a) => a.company_id))).toEqual(new Set([aurora]));
+    const incidents = await tom.post<ListAnswer<Incident>>('/api/incidents/check/?page_size=100', {});
+    expect(new Set(incidents.body.results.map((i) => i.company_id))).toEqual(new Set([northwind]));
+  });
+
+  it('raises alerts from every source and of every severity, and triages some of them', async () => {
+    for (const company of [northwind, aurora]) {
+      for (const source of ['network', 'endpoint', 'mail']) {
+        expect(await count(admin, '/api/alerts/count/', { company_id: company, source }), source).toBeGreaterThan(0);
+      }
+    }
+    for (const severity of ['info', 'low', 'medium', 'high', 'critical']) {
+      expect(await count(admin, '/api/alerts/count/', { severity }), severity).toBeGreaterThan(0);
+    }
+    expect(await count(admin, '/api/alerts/count/', { status: ['resolved', 'closed'] })).toBeGreaterThan(0);
+    expect(await count(admin, '/api/alerts/count/', { status: 'in_progress' })).toBeGreaterThan(0);
+    // Suricata alerts keep the time of the traffic, days before the load.
+    const oldest = await admin.post<ListAnswer<Alert>>('/api/alerts/check/?page_size=1&ordering=first_seen', {
+      source: 'network',
+    });
+    const first = Date.parse(oldest.body.results[0]!.first_seen);
+    expect(Date.parse(oldest.body.results[0]!.created_at) - first).toBeGreaterThan(24 * 3600_000);
+  });
+
+  it('opens incidents with comments and tasks, one of them resolved', async () => {
+    expect(demo.incidents).toBeGreaterThanOrEqual(2);
+    for (const company of [northwind, aurora]) {
+      expect(await count(admin, '/api/incidents/count/', { company_id: company })).toBeGreaterThan(0);
+    }
+    const list = await admin.post<ListAnswer<Incident>>('/api/incidents/check/?page_size=100', {
+      search: 'Fake invoice macro',
+    });
+    const invoice = list.body.results[0]!;
+    expect(invoice).toMatchObject({ company_id: northwind, status: 'investigating', severity: 'critical' });
+    const detail = await admin.get<IncidentDetail>(`/api/incidents/${invoice.id}/`);
+    expect(detail.body.alert_ids.length).toBeGreaterThan(0);
+    expect(detail.body.tasks.map((task) => task.status)).toEqual(
+      expect.arrayContaining(['done', 'in_progress', 'todo']),
+    );
+    expect(
+      detail.body.timeline.some((entry) => entry.kind === 'comment' && entry.body.includes('Enable Content')),
+    ).toBe(true);
+    expect(await count(admin, '/api/incidents/count/', { status: 'resolved' })).toBeGreaterThan(0);
+  });
+
+  it('stores the malicious HTML mail with its script, handler and remote image', async () => {
+    const found = await admin.post<ListAnswer<StoredEventItem>>('/api/mailing/check/', {
+      company_id: northwind,
+      subject: MALICIOUS_HTML_SUBJECT,
+    });
+    expect(found.body.count).toBe(1);
+    const mail = await admin.get<StoredEventItem & { event: { html: string; headers: { spf: string } } }>(
+      `/api/mailing/${found.body.results[0]!.id}/`,
+    );
+    expect(mail.body.event.html).toContain('<script>');
+    expect(mail.body.event.html).toContain('onerror=');
+    expect(mail.body.event.html).toContain('http://tracker.example/');
+    expect(mail.body.event.headers.spf).toBe('fail');
+  });
+
+  it('refuses to load twice with a clear message and changes nothing', async () => {
+    const rows = async () => {
+      const { rows } = await t.db.query<{ companies: number; users: number; batches: number; alerts: number }>(sql`
+        SELECT (SELECT count(*) FROM companies)::int4 AS companies, (SELECT count(*) FROM users)::int4 AS users,
+               (SELECT count(*) FROM ingest_batches)::int4 AS batches, (SELECT count(*) FROM alerts)::int4 AS alerts`);
+      return rows[0];
+    };
+    const before = await rows();
+    await expect(loadDemo(t.app, t.db, { scale: 'small', seed: 7 })).rejects.toThrow(DemoRefused);
+    await expect(loadDemo(t.app, t.db, { scale: 'small', seed: 8 })).rejects.toThrow(/already loaded/);
+    expect(await rows()).toEqual(before);
+  });
+
+  it('generates the same data from the same seed and different data from another', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    const lines = (seed: number) =>
+      generateDemo({ seed, scale: 'small', now }).customers.flatMap((c) => [
+        ...c.network.map((l) => l.line),
+        ...c.endpoint.map((l) => l.line),
+        ...c.mail.map((m) => m.raw.toString('base64')),
+      ]);
+    const first = lines(11);
+    expect(lines(11)).toEqual(first);
+    expect(lines(12)).not.toEqual(first);
+    const oldest = Math.min(...generateDemo({ seed: 11, scale: 'small', now }).customers.map((c) => c.network[0]!.at));
+    expect(now - oldest).toBeLessThanOrEqual(14 * 24 * 3600_000);
+    expect(now - oldest).toBeGreaterThan(7 * 24 * 3600_000);
+  });
+});
