@@ -341,9 +341,31 @@ describe('bad input', () => {
     const junk = await ingest('mail', alphaKey, Buffer.from([0, 1, 2, 3, 255, 254]));
     expect(junk.status).toBeLessThan(500);
     const empty = await ingest('mail', alphaKey, Buffer.alloc(0));
-    expect(empty.status).toBe(200);
+    expect(empty.status).toBe(400);
     expect(empty.body.accepted).toBe(0);
     expect(empty.body.rejected[0]!.reason).toMatch(/empty/);
+  });
+
+  it('answers 400 when no line at all could be read, and the same again for a retry of that batch', async () => {
+    const before = await alphaUser.post<{ count: number }>('/api/network/count/', {});
+    const bad = await ingest('network', alphaKey, 'not json\n{"event_type": 5}\n', { 'idempotency-key': 'all-bad-1' });
+    expect(bad.status).toBe(400);
+    const body = bad.body as IngestAnswer & { errors: Record<string, string[]> };
+    expect(body.accepted).toBe(0);
+    expect(body.rejected.map((r) => r.line)).toEqual([1, 2]);
+    expect(body.errors.body?.[0]).toMatch(/every line was rejected/);
+    const retried = await ingest('network', alphaKey, 'not json\n{"event_type": 5}\n', {
+      'idempotency-key': 'all-bad-1',
+    });
+    expect(retried.status).toBe(400);
+    expect(retried.body.batch_id).toBe(body.batch_id);
+    // Blank lines only: nothing to read and nothing wrong.
+    expect((await ingest('network', alphaKey, '\n\n')).status).toBe(200);
+    const mixed = await ingest('network', alphaKey, `${lines([FLOW])}\nnot json`);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.accepted).toBe(1);
+    const after = await alphaUser.post<{ count: number }>('/api/network/count/', {});
+    expect(after.body.count).toBe(before.body.count + 1);
   });
 
   it('stores a mail with 200 attachments', async () => {

@@ -4,7 +4,7 @@ import {
   ingestTokenCreatedSchema,
   ingestTokenSchema,
 } from '@vigil/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app';
 import { requireActor } from '../../http/actor';
 import { HttpError, notFound, parseOrThrow, ValidationError } from '../../http/errors';
@@ -52,6 +52,8 @@ function bodyBytes(body: unknown): Buffer {
   if (typeof body === 'string') return Buffer.from(body);
   throw new HttpError(415, 'Send the events as the raw request body.', 'unsupported_media_type');
 }
+
+const NOTHING_ACCEPTED = 'Nothing in this batch could be read: every line was rejected (see rejected).';
 
 function split<T>(results: LineResult<T>[]): { events: T[]; rejected: { line: number; reason: string }[] } {
   const events: T[] = [];
@@ -162,22 +164,30 @@ export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promi
       if (!request.ingestCaller) throw invalidKey();
       return request.ingestCaller;
     };
-    const answer = async (input: BatchInput) => {
+    const answer = async (reply: FastifyReply, input: BatchInput) => {
       const result = await runBatch(db, input);
       // Committed: tell the consoles about new alerts; a failure here must not fail the batch.
       if (result.live.length > 0)
         await app.live
           .publish(result.live)
           .catch((error: unknown) => app.log.warn({ err: error }, 'live update failed'));
-      return { accepted: result.accepted, rejected: result.rejected, batch_id: result.batch_id };
+      const body = { accepted: result.accepted, rejected: result.rejected, batch_id: result.batch_id };
+      // Nothing readable at all is a sender's mistake (wrong format, wrong endpoint): a 400 says so
+      // plainly, so it is not retried as if it were a passing failure. The batch is still recorded,
+      // and a retry under the same Idempotency-Key gets this same answer.
+      if (result.accepted === 0 && result.rejected.length > 0) {
+        reply.status(400);
+        return { ...body, errors: { body: [NOTHING_ACCEPTED] } };
+      }
+      return body;
     };
     const lineOptions = { maxLineBytes: config.ingestMaxLineBytes };
 
-    scope.post('/api/ingest/network/', routeOptions, async (request) => {
+    scope.post('/api/ingest/network/', routeOptions, async (request, reply) => {
       const caller = callerOf(request);
       const idempotencyKey = idempotencyKeyOf(request);
       const { events, rejected } = split(parseEveLines(bodyBytes(request.body), lineOptions));
-      return answer({
+      return answer(reply, {
         kind: 'network',
         companyId: caller.companyId,
         tokenId: caller.tokenId,
@@ -187,11 +197,11 @@ export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promi
       });
     });
 
-    scope.post('/api/ingest/endpoint/', routeOptions, async (request) => {
+    scope.post('/api/ingest/endpoint/', routeOptions, async (request, reply) => {
       const caller = callerOf(request);
       const idempotencyKey = idempotencyKeyOf(request);
       const { events, rejected } = split(parseEndpointLines(bodyBytes(request.body), lineOptions));
-      return answer({
+      return answer(reply, {
         kind: 'endpoint',
         companyId: caller.companyId,
         tokenId: caller.tokenId,
@@ -201,11 +211,11 @@ export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promi
       });
     });
 
-    scope.post('/api/ingest/mail/', routeOptions, async (request) => {
+    scope.post('/api/ingest/mail/', routeOptions, async (request, reply) => {
       const caller = callerOf(request);
       const idempotencyKey = idempotencyKeyOf(request);
       const parsed = await parseMail(bodyBytes(request.body), { maxBytes: config.ingestMaxBodyBytes });
-      return answer({
+      return answer(reply, {
         kind: 'mail',
         companyId: caller.companyId,
         tokenId: caller.tokenId,
