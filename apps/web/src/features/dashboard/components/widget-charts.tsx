@@ -1,7 +1,6 @@
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import {
-  widgetKinds,
   type AlertSeverity,
   type AlertStatus,
   type WidgetCategoryData,
@@ -57,9 +56,10 @@ export function SeriesWidget({ data, context }: { data: Camelize<WidgetSeriesDat
       type="stacked"
       series={series}
       withLegend
-      legendProps={{ verticalAlign: 'bottom', height: 36 }}
+      // Severities and sources keep their own order in the legend, not the alphabet's.
+      legendProps={{ verticalAlign: 'bottom', height: 36, itemSorter: null }}
       tickLine="none"
-      gridAxis="y"
+      gridAxis="x"
       strokeDasharray="3 3"
       maxBarWidth={28}
       valueFormatter={formatCount}
@@ -146,10 +146,18 @@ export function DonutWidget({ data, context }: { data: Camelize<WidgetCategoryDa
   );
 }
 
+/** Which of the theme's series colours each ranked list draws its bars with (0-based). */
+const topListColour: Partial<Record<WidgetKind, number>> = {
+  top_signatures: 4,
+  top_hosts: 1,
+  top_source_ips: 0,
+  top_destination_ips: 5,
+};
+
 /** A ranked list: each row a link to the filtered list, with a bar as long as its share of the first. */
 export function TopListWidget({ data, context }: { data: Camelize<WidgetCategoryData>; context: ChartContext }) {
   const { t } = useTranslation();
-  const colour = chartColour(widgetKinds.indexOf(context.kind));
+  const colour = chartColour(topListColour[context.kind] ?? 0);
   const mono = context.kind === 'top_source_ips' || context.kind === 'top_destination_ips';
   return (
     <ol className="vigil-dash-top">
