@@ -58,6 +58,11 @@ const IncidentsPage = lazy(() => import('../features/incidents/components/incide
 const IncidentPage = lazy(() => import('../features/incidents/components/incident-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const GraphPage = lazy(() => import('../features/graph/components/graph-page'));
+const NetworkPage = lazy(() => import('../features/investigation/components/network-page'));
+const EndpointEventsPage = lazy(() => import('../features/investigation/components/endpoint-events-page'));
+const MailListPage = lazy(() => import('../features/investigation/components/mail-list-page'));
+const MailMessagePage = lazy(() => import('../features/investigation/components/mail-message-page'));
+const FilesPage = lazy(() => import('../features/investigation/components/files-page'));
 
 /**
  * The route map: every section and page of spec §2, in menu order. It drives the router, the
@@ -94,11 +99,16 @@ export const routeMap: readonly NavSection[] = [
     id: 'investigation',
     icon: IconFileSearch,
     routes: [
-      { id: 'emails', path: '/investigation/emails', permission: view('mailing') },
-      { id: 'emailDetails', path: '/investigation/emails/:id', permission: view('mailing') },
-      { id: 'endpointEvents', path: '/investigation/endpoint-events', permission: view('eclipse_events') },
-      { id: 'files', path: '/investigation/files', permission: view('attaches') },
-      { id: 'network', path: '/investigation/network', permission: view('network') },
+      { id: 'emails', path: '/investigation/emails', permission: view('mailing'), page: MailListPage },
+      { id: 'emailDetails', path: '/investigation/emails/:id', permission: view('mailing'), page: MailMessagePage },
+      {
+        id: 'endpointEvents',
+        path: '/investigation/endpoint-events',
+        permission: view('eclipse_events'),
+        page: EndpointEventsPage,
+      },
+      { id: 'files', path: '/investigation/files', permission: view('warehouse/hashes'), page: FilesPage },
+      { id: 'network', path: '/investigation/network', permission: view('network'), page: NetworkPage },
     ],
   },
   {

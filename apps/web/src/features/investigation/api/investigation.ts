@@ -1,0 +1,195 @@
+import { useQuery } from '@tanstack/react-query';
+import type {
+  EndpointEvent as EndpointEventWire,
+  EventDetail as EventDetailWire,
+  FileDetail as FileDetailWire,
+  MailDetail as MailDetailWire,
+  MailListItem as MailListItemWire,
+  MailMessage as MailMessageWire,
+  NetworkEvent as NetworkEventWire,
+  ProcessTree as ProcessTreeWire,
+  ProcessTreeRequest,
+  StoredEventItem,
+  WarehouseHash as WarehouseHashWire,
+} from '@vigil/contract';
+import { http, type Camelize } from '../../../lib/http';
+import type { FilterKind, FiltersOf, ListDefinition } from '../../../lib/list';
+
+/** A stored event as lists give it (the normalised event without its raw record). */
+export type StoredEvent = Camelize<StoredEventItem>;
+/** The normalised network event, as the console reads it (camelCase keys). */
+export type NetworkEventView = Camelize<Omit<NetworkEventWire, 'raw'>>;
+export type EndpointEventView = Camelize<Omit<EndpointEventWire, 'raw'>>;
+export type MailMessageView = Camelize<MailMessageWire>;
+export type EventDetail = Camelize<EventDetailWire>;
+export type MailDetail = Camelize<MailDetailWire>;
+export type MailListItem = Camelize<MailListItemWire>;
+export type FileDetail = Camelize<FileDetailWire>;
+export type WarehouseHash = Camelize<WarehouseHashWire>;
+export type ProcessTree = Camelize<ProcessTreeWire>;
+export type ProcessNode = ProcessTree['processes'][number];
+
+/** The normalised event of a list row, typed by its kind (the API sends it as a JSON object). */
+export const networkEventOf = (row: StoredEvent) => row.event as unknown as NetworkEventView;
+export const endpointEventOf = (row: StoredEvent) => row.event as unknown as EndpointEventView;
+export const mailMessageOf = (row: StoredEvent) => row.event as unknown as MailMessageView;
+
+const pageSizes = [100, 200] as const;
+const paging = { pageSizes, defaultPageSize: 100 } as const;
+
+/** Network events (`POST /api/network/check/`); URL keys are the API's filter names. */
+export const networkList = {
+  basename: 'network',
+  filters: {
+    tsFrom: 'string',
+    tsTo: 'string',
+    search: 'string',
+    eventType: 'strings',
+    ip: 'strings',
+    srcIp: 'strings',
+    destIp: 'strings',
+    srcPort: 'numbers',
+    destPort: 'numbers',
+    proto: 'strings',
+    appProto: 'strings',
+    severity: 'strings',
+    sensor: 'strings',
+    communityId: 'string',
+    fileSha256: 'string',
+    companyId: 'numbers',
+  },
+  orderable: ['ts', 'id'],
+  defaultOrdering: '-ts',
+  ...paging,
+} as const satisfies ListDefinition<Record<string, FilterKind>>;
+
+/** Endpoint events (`POST /api/eclipse_events/check/`). */
+export const endpointList = {
+  basename: 'eclipse_events',
+  filters: {
+    tsFrom: 'string',
+    tsTo: 'string',
+    search: 'string',
+    hostName: 'strings',
+    userName: 'strings',
+    processName: 'strings',
+    parentName: 'strings',
+    action: 'strings',
+    outcome: 'strings',
+    eventCode: 'strings',
+    sourceFormat: 'strings',
+    hash: 'string',
+    companyId: 'numbers',
+  },
+  orderable: ['ts', 'id'],
+  defaultOrdering: '-ts',
+  ...paging,
+} as const satisfies ListDefinition<Record<string, FilterKind>>;
+
+/** Mail messages (`POST /api/mailing/check/`). */
+export const mailList = {
+  basename: 'mailing',
+  filters: {
+    tsFrom: 'string',
+    tsTo: 'string',
+    search: 'string',
+    sender: 'string',
+    recipient: 'string',
+    subject: 'string',
+    url: 'string',
+    spf: 'strings',
+    dkim: 'strings',
+    dmarc: 'strings',
+    hasAttachments: 'boolean',
+    companyId: 'numbers',
+  },
+  orderable: ['ts', 'id'],
+  defaultOrdering: '-ts',
+  ...paging,
+} as const satisfies ListDefinition<Record<string, FilterKind>>;
+
+/**
+ * Files by hash (`POST /api/warehouse/hashes/check/`): every hash a company saw, with or without the
+ * bytes. Other pages link here with `?sha256=`, which the API takes as `hash`.
+ */
+export const fileList = {
+  basename: 'warehouse/hashes',
+  filters: {
+    sha256: 'string',
+    search: 'string',
+    detectedType: 'strings',
+    verdict: 'string',
+    source: 'strings',
+    companyId: 'numbers',
+  },
+  orderable: ['last_seen', 'first_seen', 'sightings', 'id'],
+  defaultOrdering: '-last_seen',
+  ...paging,
+} as const satisfies ListDefinition<Record<string, FilterKind>>;
+
+/** The file list's URL filters as the API takes them (`sha256` → `hash`). */
+export function fileApiFilters(filters: FiltersOf<typeof fileList.filters>): FiltersOf<typeof fileList.filters> {
+  const { sha256, ...rest } = filters;
+  return (sha256 ? { ...rest, hash: sha256.toLowerCase() } : rest) as FiltersOf<typeof fileList.filters>;
+}
+
+export const investigationKeys = {
+  network: (id: number) => ['network', 'detail', id] as const,
+  endpoint: (id: number) => ['eclipse_events', 'detail', id] as const,
+  mail: (id: number) => ['mailing', 'detail', id] as const,
+  file: (sha256: string) => ['warehouse', 'detail', sha256] as const,
+  tree: (request: ProcessTreeRequest) => ['eclipse_events', 'process_tree', request] as const,
+};
+
+/** The time of an event lets the server look in one partition. */
+const tsParams = (ts: string | undefined) => (ts ? { params: { ts } } : {});
+
+export function useNetworkEvent(id: number | null, ts?: string) {
+  return useQuery({
+    queryKey: investigationKeys.network(id ?? 0),
+    queryFn: ({ signal }) => http.get<EventDetailWire>(`/api/network/${id}/`, { ...tsParams(ts), signal }),
+    enabled: id !== null,
+  });
+}
+
+export function useEndpointEvent(id: number | null, ts?: string) {
+  return useQuery({
+    queryKey: investigationKeys.endpoint(id ?? 0),
+    queryFn: ({ signal }) => http.get<EventDetailWire>(`/api/eclipse_events/${id}/`, { ...tsParams(ts), signal }),
+    enabled: id !== null,
+  });
+}
+
+export function useMailMessage(id: number | null) {
+  return useQuery({
+    queryKey: investigationKeys.mail(id ?? 0),
+    queryFn: ({ signal }) => http.get<MailDetailWire>(`/api/mailing/${id}/`, { signal }),
+    enabled: id !== null,
+  });
+}
+
+export function useFileDetail(sha256: string | null) {
+  return useQuery({
+    queryKey: investigationKeys.file(sha256 ?? ''),
+    queryFn: ({ signal }) => http.get<FileDetailWire>(`/api/warehouse/${sha256}/`, { signal }),
+    enabled: sha256 !== null,
+  });
+}
+
+export function useProcessTree(request: ProcessTreeRequest | null) {
+  return useQuery({
+    queryKey: investigationKeys.tree(request ?? { host_name: '', from: '', to: '' }),
+    queryFn: ({ signal }) =>
+      http.post<ProcessTreeWire>('/api/eclipse_events/process_tree/', {
+        data: {
+          hostName: request!.host_name,
+          from: request!.from,
+          to: request!.to,
+          ...(request!.root_pid === undefined ? {} : { rootPid: request!.root_pid }),
+          ...(request!.company_id === undefined ? {} : { companyId: request!.company_id }),
+        },
+        signal,
+      }),
+    enabled: request !== null,
+  });
+}

@@ -1,0 +1,306 @@
+import './investigation.css';
+import { Anchor, Badge, Collapse, Group, Loader, Stack, Table, Tabs, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconArrowLeft, IconChevronDown, IconChevronRight } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { LoadError } from '../../../components/list';
+import { JsonView } from '../../../components/ui/json-view';
+import { formatDate } from '../../../lib/dates';
+import { mailUrl, networkEventsUrl } from '../../triage';
+import { useMailMessage, type MailDetail, type MailMessageView } from '../api/investigation';
+import { formatBytes } from '../lib/summaries';
+import { AuthPill, MailHtmlFrame } from './mail-parts';
+import { HashValue, KeyValues, Section, useCompanyName, VerdictBadge } from './shared';
+
+type Address = { address: string; name: string | null };
+
+function AddressList({ items }: { items: Address[] }) {
+  if (items.length === 0) return null;
+  return (
+    <Group gap={6} wrap="wrap">
+      {items.map((item) => (
+        <Anchor key={item.address} component={Link} to={mailUrl({ search: item.address })} size="sm">
+          {item.name ? `${item.name} <${item.address}>` : item.address}
+        </Anchor>
+      ))}
+    </Group>
+  );
+}
+
+/** The Authentication-Results headers, each check with its properties. */
+function AuthenticationDetails({ detail }: { detail: MailDetail }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const { authentication } = detail;
+  return (
+    <Section title={t('investigation.mail.authentication')} testId="mail-auth">
+      <Group gap="xs">
+        <AuthPill method="spf" result={authentication.spf} />
+        <AuthPill method="dkim" result={authentication.dkim} />
+        <AuthPill method="dmarc" result={authentication.dmarc} />
+      </Group>
+      {authentication.headers.length > 0 && (
+        <>
+          <UnstyledButton mt="sm" onClick={() => setOpen((value) => !value)} aria-expanded={open}>
+            <Group gap={4}>
+              {open ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
+              <Text size="sm" c="dimmed">
+                {t('investigation.mail.authDetails', { count: authentication.headers.length })}
+              </Text>
+            </Group>
+          </UnstyledButton>
+          <Collapse expanded={open}>
+            <Stack gap="sm" mt="sm">
+              {authentication.headers.map((header, index) => (
+                <div key={index}>
+                  <Text size="xs" c="dimmed" mb={4}>
+                    {header.authservId ?? t('investigation.mail.unknownServer')}
+                  </Text>
+                  <Table fz="xs" withRowBorders={false} verticalSpacing={2}>
+                    <Table.Tbody>
+                      {header.results.map((result, i) => (
+                        <Table.Tr key={i}>
+                          <Table.Td w={150}>
+                            <AuthPill method={result.method} result={result.result} />
+                          </Table.Td>
+                          <Table.Td className="vigil-inv-mono">
+                            {Object.entries(result.properties)
+                              .map(([key, value]) => `${key}=${value}`)
+                              .join('  ')}
+                            {result.reason && <Text span size="xs" c="dimmed">{`  (${result.reason})`}</Text>}
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </div>
+              ))}
+            </Stack>
+          </Collapse>
+        </>
+      )}
+    </Section>
+  );
+}
+
+/** Every header the message keeps, Received chain included, in a list that opens on demand. */
+function HeaderList({ message }: { message: MailMessageView }) {
+  const { t } = useTranslation();
+  const format = (items: Address[]) => items.map((a) => (a.name ? `${a.name} <${a.address}>` : a.address)).join(', ');
+  const rows: Array<[string, string]> = [
+    ['From', message.from ? format([message.from]) : ''],
+    ['To', format(message.to)],
+    ['Cc', format(message.cc)],
+    ['Reply-To', format(message.replyTo)],
+    ['Subject', message.subject ?? ''],
+    ['Date', message.date ?? ''],
+    ['Message-ID', message.messageId ?? ''],
+    ['Return-Path', message.headers.returnPath ?? ''],
+    ['X-Mailer', message.headers.xMailer ?? ''],
+    ...message.headers.authenticationResults.map((value): [string, string] => ['Authentication-Results', value]),
+    ...message.headers.received.map((value): [string, string] => ['Received', value]),
+  ];
+  return (
+    <Table fz="xs" verticalSpacing={4} data-testid="mail-headers" aria-label={t('investigation.mail.headers')}>
+      <Table.Tbody>
+        {rows
+          .filter(([, value]) => value !== '')
+          .map(([name, value], index) => (
+            <Table.Tr key={index}>
+              <Table.Td w={190} c="dimmed" style={{ verticalAlign: 'top', whiteSpace: 'nowrap' }}>
+                {name}
+              </Table.Td>
+              <Table.Td className="vigil-inv-mono" style={{ overflowWrap: 'anywhere' }}>
+                {value}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Investigation → Emails → one message: who sent it, whether it authenticated, its body (safely), links and attachments. */
+export default function MailMessagePage() {
+  const { t, i18n } = useTranslation();
+  const params = useParams();
+  const id = Number(params.id);
+  const valid = Number.isSafeInteger(id) && id > 0;
+  const query = useMailMessage(valid ? id : null);
+  const companyName = useCompanyName();
+  const detail = query.data;
+  const message = detail?.event as MailMessageView | undefined;
+  const [tab, setTab] = useState<string | null>(null);
+
+  const back = (
+    <Anchor component={Link} to="/investigation/emails" size="sm">
+      <Group gap={4}>
+        <IconArrowLeft size={14} />
+        {t('investigation.mail.back')}
+      </Group>
+    </Anchor>
+  );
+
+  if (!valid || (query.error && !detail)) {
+    return (
+      <Stack gap="md">
+        {back}
+        <LoadError message={t('investigation.mail.loadFailed')} onRetry={() => void query.refetch()} />
+      </Stack>
+    );
+  }
+  if (!detail || !message) {
+    return (
+      <Group justify="center" p="xl">
+        <Loader size="sm" />
+      </Group>
+    );
+  }
+
+  const currentTab = tab ?? (message.html ? 'html' : 'text');
+
+  return (
+    <Stack gap="md" className="vigil-list-page" data-testid="mail-message">
+      {back}
+      <Group justify="space-between" align="flex-start" gap="md">
+        <div style={{ minWidth: 0 }}>
+          <Title order={1} className="vigil-page__title" style={{ overflowWrap: 'anywhere' }}>
+            {message.subject ?? t('investigation.mail.noSubject')}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {t('investigation.mail.receivedAt', { time: formatDate(detail.ts, 'isoDateTimeSeconds') })}
+            {' · '}
+            {companyName(detail.companyId)}
+          </Text>
+        </div>
+        <VerdictBadge verdict={detail.verdict.verdict} severity={detail.verdict.severity} />
+      </Group>
+
+      <Section title={t('investigation.mail.envelope')}>
+        <KeyValues
+          items={[
+            [t('investigation.mail.from'), message.from ? <AddressList items={[message.from]} /> : null],
+            [t('investigation.mail.replyTo'), message.replyTo.length ? <AddressList items={message.replyTo} /> : null],
+            [t('investigation.mail.to'), message.to.length ? <AddressList items={message.to} /> : null],
+            [t('investigation.mail.cc'), message.cc.length ? <AddressList items={message.cc} /> : null],
+            [t('investigation.mail.sent'), message.date ? formatDate(message.date, 'isoDateTimeSeconds') : null],
+            [t('investigation.mail.returnPath'), message.headers.returnPath],
+            [t('investigation.mail.size'), formatBytes(message.size, i18n.language)],
+          ]}
+        />
+      </Section>
+
+      <AuthenticationDetails detail={detail} />
+
+      <Tabs value={currentTab} onChange={setTab} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="html" disabled={!message.html}>
+            {t('investigation.mail.htmlTab')}
+          </Tabs.Tab>
+          <Tabs.Tab value="text">{t('investigation.mail.textTab')}</Tabs.Tab>
+          <Tabs.Tab value="headers">{t('investigation.mail.headers')}</Tabs.Tab>
+          <Tabs.Tab value="raw">{t('investigation.common.raw')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="html" pt="md">
+          {message.html && <MailHtmlFrame html={message.html} title={t('investigation.mail.htmlTitle')} />}
+        </Tabs.Panel>
+        <Tabs.Panel value="text" pt="md">
+          {message.text ? (
+            <pre className="vigil-mail-text" data-testid="mail-text">
+              {message.text}
+            </pre>
+          ) : (
+            <Text c="dimmed" size="sm">
+              {t('investigation.mail.noText')}
+            </Text>
+          )}
+        </Tabs.Panel>
+        <Tabs.Panel value="headers" pt="md">
+          <HeaderList message={message} />
+        </Tabs.Panel>
+        <Tabs.Panel value="raw" pt="md">
+          <JsonView value={detail.raw} maxHeight={640} testId="raw-json" />
+        </Tabs.Panel>
+      </Tabs>
+
+      <Section title={t('investigation.mail.urls', { count: detail.urls.length })} testId="mail-urls">
+        {detail.urls.length === 0 ? (
+          <Text c="dimmed" size="sm">
+            {t('investigation.mail.noUrls')}
+          </Text>
+        ) : (
+          <Table fz="sm" verticalSpacing={6}>
+            <Table.Tbody>
+              {detail.urls.map((url) => (
+                <Table.Tr key={url.url}>
+                  <Table.Td className="vigil-inv-mono" style={{ overflowWrap: 'anywhere' }}>
+                    {url.url}
+                  </Table.Td>
+                  <Table.Td w={150}>
+                    {url.host && (
+                      <Anchor component={Link} to={networkEventsUrl({ search: url.host })} size="xs">
+                        {t('investigation.mail.seenOnNetwork')}
+                      </Anchor>
+                    )}
+                  </Table.Td>
+                  <Table.Td w={150}>
+                    <VerdictBadge verdict={url.verdict.verdict} severity={url.verdict.severity} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Section>
+
+      <Section
+        title={t('investigation.mail.attachmentsCount', { count: detail.attachments.length })}
+        testId="mail-attachments"
+      >
+        {detail.attachments.length === 0 ? (
+          <Text c="dimmed" size="sm">
+            {t('investigation.mail.noAttachments')}
+          </Text>
+        ) : (
+          <Table fz="sm" verticalSpacing={6}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('investigation.files.name')}</Table.Th>
+                <Table.Th>{t('investigation.files.type')}</Table.Th>
+                <Table.Th>{t('investigation.files.size')}</Table.Th>
+                <Table.Th>SHA-256</Table.Th>
+                <Table.Th>{t('investigation.mail.verdict')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {detail.attachments.map((attachment) => (
+                <Table.Tr key={attachment.id} data-testid="attachment-row">
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    {attachment.filename ?? t('investigation.files.unnamed')}
+                    {attachment.inline && (
+                      <Badge ml={6} size="xs" variant="light" color="gray">
+                        {t('investigation.mail.inline')}
+                      </Badge>
+                    )}
+                    <Text size="xs" c="dimmed">
+                      {attachment.contentType}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{attachment.detectedType}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(attachment.size, i18n.language)}</Table.Td>
+                  <Table.Td maw={360}>
+                    <HashValue value={attachment.sha256} />
+                  </Table.Td>
+                  <Table.Td>
+                    <VerdictBadge verdict={attachment.verdict.verdict} severity={attachment.verdict.severity} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Section>
+    </Stack>
+  );
+}

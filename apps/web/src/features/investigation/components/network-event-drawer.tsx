@@ -1,0 +1,227 @@
+import { Button, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { IconFilter } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { JsonView } from '../../../components/ui/json-view';
+import { formatDate } from '../../../lib/dates';
+import { SeverityBadge } from '../../triage';
+import { useNetworkEvent, type NetworkEventView, type StoredEvent } from '../api/investigation';
+import { formatBytes } from '../lib/summaries';
+import { EventTypeBadge, HashValue, KeyValues, Pivot, Section, useCompanyName } from './shared';
+
+/** The sections of one network event: the flow, then what its type carries, then the record as it arrived. */
+export function NetworkEventDrawer({
+  row,
+  onClose,
+  onFilter,
+}: {
+  row: StoredEvent | null;
+  onClose: () => void;
+  /** Filters the list by a value (closes the drawer). */
+  onFilter: (filter: { ip?: string; communityId?: string }) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const detail = useNetworkEvent(row?.id ?? null, row?.ts);
+  const companyName = useCompanyName();
+  const event = (detail.data?.event ?? row?.event) as NetworkEventView | undefined;
+  const ip = (value: string | null) => (value ? <Pivot value={value} onPivot={(v) => onFilter({ ip: v })} /> : null);
+  const bytes = (value: number | null) => (value === null ? null : formatBytes(value, i18n.language));
+
+  return (
+    <Drawer
+      opened={row !== null}
+      onClose={onClose}
+      position="right"
+      size="xl"
+      title={
+        event ? (
+          <Group gap="sm">
+            <EventTypeBadge type={event.eventType} />
+            <Text fw={600}>{t('investigation.network.drawerTitle')}</Text>
+            {event.severity && <SeverityBadge severity={event.severity} />}
+          </Group>
+        ) : null
+      }
+      data-testid="network-drawer"
+    >
+      {row && event && (
+        <Stack gap="md">
+          <Section title={t('investigation.network.sections.flow')}>
+            <KeyValues
+              items={[
+                [t('investigation.common.time'), formatDate(row.ts, 'isoDateTimeSeconds')],
+                [t('investigation.network.source'), ip(event.srcIp)],
+                [t('investigation.network.srcPort'), event.srcPort === null ? null : String(event.srcPort)],
+                [t('investigation.network.destination'), ip(event.destIp)],
+                [t('investigation.network.destPort'), event.destPort === null ? null : String(event.destPort)],
+                [t('investigation.network.proto'), event.proto],
+                [t('investigation.network.appProto'), event.appProto],
+                [t('investigation.network.sensor'), event.host],
+                [t('investigation.common.company'), companyName(row.companyId)],
+                [t('investigation.network.flowId'), event.flowId],
+                [t('investigation.network.communityId'), event.communityId],
+              ]}
+            />
+            {event.communityId && (
+              <Button
+                mt="sm"
+                size="xs"
+                variant="light"
+                leftSection={<IconFilter size={14} />}
+                onClick={() => onFilter({ communityId: event.communityId ?? undefined })}
+              >
+                {t('investigation.network.sameFlow')}
+              </Button>
+            )}
+          </Section>
+
+          {event.alert && (
+            <Section title={t('investigation.network.sections.alert')} testId="section-alert">
+              <KeyValues
+                items={[
+                  [t('investigation.network.signature'), event.alert.signature],
+                  [t('investigation.network.signatureId'), String(event.alert.signatureId)],
+                  [t('investigation.network.category'), event.alert.category],
+                  [t('investigation.network.action'), event.alert.action],
+                  [
+                    t('investigation.network.priority'),
+                    event.alert.severity === null ? null : String(event.alert.severity),
+                  ],
+                  [t('investigation.network.mitre'), event.alert.mitreTechniqueIds.join(', ')],
+                ]}
+              />
+            </Section>
+          )}
+
+          {event.dns && (
+            <Section title={t('investigation.network.sections.dns')} testId="section-dns">
+              <KeyValues
+                items={[
+                  [t('investigation.network.query'), event.dns.rrname],
+                  [t('investigation.network.recordType'), event.dns.rrtype],
+                  [t('investigation.network.dnsType'), event.dns.type],
+                  [t('investigation.network.rcode'), event.dns.rcode],
+                ]}
+              />
+              {event.dns.answers.length > 0 && (
+                <Table mt="sm" fz="xs" withRowBorders={false} verticalSpacing={2}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('investigation.network.answerName')}</Table.Th>
+                      <Table.Th>{t('investigation.network.recordType')}</Table.Th>
+                      <Table.Th>{t('investigation.network.answerData')}</Table.Th>
+                      <Table.Th>TTL</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {event.dns.answers.map((answer, index) => (
+                      <Table.Tr key={index}>
+                        <Table.Td className="vigil-inv-mono">{answer.rrname}</Table.Td>
+                        <Table.Td>{answer.rrtype}</Table.Td>
+                        <Table.Td className="vigil-inv-mono">{answer.rdata}</Table.Td>
+                        <Table.Td>{answer.ttl}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </Section>
+          )}
+
+          {event.http && (
+            <Section title={t('investigation.network.sections.http')} testId="section-http">
+              <KeyValues
+                items={[
+                  [t('investigation.network.host'), event.http.hostname],
+                  [t('investigation.network.url'), <span className="vigil-inv-mono">{event.http.url}</span>],
+                  [t('investigation.network.method'), event.http.httpMethod],
+                  [t('investigation.network.status'), event.http.status === null ? null : String(event.http.status)],
+                  [t('investigation.network.userAgent'), event.http.httpUserAgent],
+                  [t('investigation.network.contentType'), event.http.httpContentType],
+                  [t('investigation.network.length'), bytes(event.http.length)],
+                ]}
+              />
+            </Section>
+          )}
+
+          {event.tls && (
+            <Section title={t('investigation.network.sections.tls')} testId="section-tls">
+              <KeyValues
+                items={[
+                  [t('investigation.network.sni'), event.tls.sni],
+                  [t('investigation.network.version'), event.tls.version],
+                  [t('investigation.network.subject'), event.tls.subject],
+                  [t('investigation.network.issuer'), event.tls.issuerdn],
+                  [t('investigation.network.fingerprint'), event.tls.fingerprint],
+                  ['JA3', event.tls.ja3],
+                  ['JA3S', event.tls.ja3s],
+                  ['JA4', event.tls.ja4],
+                ]}
+              />
+            </Section>
+          )}
+
+          {event.fileinfo && (
+            <Section title={t('investigation.network.sections.file')} testId="section-file">
+              <KeyValues
+                items={[
+                  [t('investigation.network.fileName'), event.fileinfo.filename],
+                  [t('investigation.network.magic'), event.fileinfo.magic],
+                  [t('investigation.network.size'), bytes(event.fileinfo.size)],
+                  [t('investigation.network.state'), event.fileinfo.state],
+                  ['SHA-256', event.fileinfo.sha256 ? <HashValue value={event.fileinfo.sha256} /> : null],
+                  ['SHA-1', event.fileinfo.sha1 ? <HashValue value={event.fileinfo.sha1} link={false} /> : null],
+                  ['MD5', event.fileinfo.md5 ? <HashValue value={event.fileinfo.md5} link={false} /> : null],
+                ]}
+              />
+            </Section>
+          )}
+
+          {event.flow && (
+            <Section title={t('investigation.network.sections.traffic')}>
+              <KeyValues
+                items={[
+                  [
+                    t('investigation.network.toServer'),
+                    `${bytes(event.flow.bytesToserver) ?? '—'} · ${event.flow.pktsToserver ?? '—'} ${t('investigation.network.packets')}`,
+                  ],
+                  [
+                    t('investigation.network.toClient'),
+                    `${bytes(event.flow.bytesToclient) ?? '—'} · ${event.flow.pktsToclient ?? '—'} ${t('investigation.network.packets')}`,
+                  ],
+                  [t('investigation.network.started'), event.flow.start ? formatDate(event.flow.start) : null],
+                  [t('investigation.network.ended'), event.flow.end ? formatDate(event.flow.end) : null],
+                  [t('investigation.network.state'), event.flow.state],
+                  [t('investigation.network.reason'), event.flow.reason],
+                ]}
+              />
+            </Section>
+          )}
+
+          {event.anomaly && (
+            <Section title={t('investigation.network.sections.anomaly')}>
+              <KeyValues
+                items={[
+                  [t('investigation.network.anomalyType'), event.anomaly.type],
+                  [t('investigation.network.anomalyEvent'), event.anomaly.event],
+                  [t('investigation.network.layer'), event.anomaly.layer],
+                ]}
+              />
+            </Section>
+          )}
+
+          <Section title={t('investigation.common.raw')} testId="section-raw">
+            {detail.isLoading ? (
+              <Loader size="sm" />
+            ) : detail.error ? (
+              <Text c="red" size="sm">
+                {t('investigation.common.detailFailed')}
+              </Text>
+            ) : (
+              <JsonView value={detail.data?.raw ?? {}} testId="raw-json" />
+            )}
+          </Section>
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,214 @@
+import { ActionIcon, CopyButton, Group, Menu, MultiSelect, Button, TextInput, Tooltip } from '@mantine/core';
+import { IconCalendarTime, IconCheck, IconCopy } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
+import { useSignedInUser } from '../../../lib/session';
+import { filesUrl } from '../../triage';
+
+export type Verdict = 'malicious' | 'allowed' | 'unknown';
+
+const verdictColor: Record<Verdict, string> = { malicious: 'red', allowed: 'green', unknown: 'grey' };
+
+/** What the policy indicators say of a value. */
+export function VerdictBadge({ verdict, severity }: { verdict: Verdict; severity?: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <span className={`vigil-pill vigil-pill--${verdictColor[verdict]}`} data-verdict={verdict}>
+      {t(`investigation.verdict.${verdict}`)}
+      {verdict === 'malicious' && severity ? ` · ${t(`triage.severity.${severity as 'high'}`)}` : ''}
+    </span>
+  );
+}
+
+const typeColor: Record<string, string> = {
+  alert: 'red',
+  dns: 'blue',
+  http: 'purple',
+  tls: 'turquoise',
+  fileinfo: 'orange',
+  flow: 'grey',
+  anomaly: 'yellow',
+};
+
+/** An EVE event type as a coloured pill. */
+export function EventTypeBadge({ type }: { type: string }) {
+  return (
+    <span className={`vigil-pill vigil-pill--${typeColor[type] ?? 'grey'}`} data-type={type}>
+      {type}
+    </span>
+  );
+}
+
+/** A value that filters the page by itself when clicked (an IP, a host, a user). */
+export function Pivot({ value, label, onPivot }: { value: string; label?: string; onPivot: (value: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Tooltip label={t('investigation.common.filterBy', { value })} openDelay={400} withArrow>
+      <button
+        type="button"
+        className="vigil-inv-pivot"
+        onClick={(event) => {
+          event.stopPropagation();
+          onPivot(value);
+        }}
+      >
+        {label ?? value}
+      </button>
+    </Tooltip>
+  );
+}
+
+/** A hash shown in monospace with a copy button; a SHA-256 links to the files page. */
+export function HashValue({ value, link = true }: { value: string; link?: boolean }) {
+  const { t } = useTranslation();
+  const isSha256 = /^[0-9a-f]{64}$/i.test(value);
+  return (
+    <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
+      {link && isSha256 ? (
+        <Link
+          to={filesUrl({ sha256: value })}
+          className="vigil-inv-link vigil-inv-mono"
+          style={{ overflowWrap: 'anywhere' }}
+          onClick={(event) => event.stopPropagation()}
+        >
+          {value}
+        </Link>
+      ) : (
+        <span className="vigil-inv-mono" style={{ overflowWrap: 'anywhere' }}>
+          {value}
+        </span>
+      )}
+      <CopyButton value={value} timeout={1500}>
+        {({ copied, copy }) => (
+          <ActionIcon
+            size="sm"
+            variant="subtle"
+            color={copied ? 'teal' : 'gray'}
+            aria-label={t('common.copy')}
+            onClick={(event) => {
+              event.stopPropagation();
+              copy();
+            }}
+          >
+            {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+          </ActionIcon>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}
+
+/** Label/value pairs; pairs whose value is empty are left out. */
+export function KeyValues({ items, testId }: { items: Array<[string, ReactNode]>; testId?: string }) {
+  const shown = items.filter(([, value]) => value !== null && value !== undefined && value !== '');
+  if (shown.length === 0) return null;
+  return (
+    <dl className="vigil-inv-kv" data-testid={testId}>
+      {shown.map(([label, value]) => (
+        <div key={label} style={{ display: 'contents' }}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function Section({ title, children, testId }: { title: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <section className="vigil-inv-section" data-testid={testId}>
+      <h3 className="vigil-inv-section__title">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+const presets = [
+  ['last15m', 15 * 60_000],
+  ['last1h', 3_600_000],
+  ['last24h', 24 * 3_600_000],
+  ['last7d', 7 * 24 * 3_600_000],
+  ['last30d', 30 * 24 * 3_600_000],
+] as const;
+
+/** From/to in the user's zone, with presets that fill them (an absolute window, so a shared link shows the same). */
+export function TimeRangeFilter({
+  from,
+  to,
+  onChange,
+}: {
+  from: string | undefined;
+  to: string | undefined;
+  onChange: (range: { tsFrom: string | undefined; tsTo: string | undefined }) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" align="flex-end" wrap="nowrap">
+      <TextInput
+        className="vigil-filters__date"
+        label={t('investigation.common.from')}
+        type="datetime-local"
+        value={isoToZonedInput(from)}
+        onChange={(event) => onChange({ tsFrom: zonedInputToIso(event.currentTarget.value) ?? undefined, tsTo: to })}
+        data-testid="filter-ts-from"
+      />
+      <TextInput
+        className="vigil-filters__date"
+        label={t('investigation.common.to')}
+        type="datetime-local"
+        value={isoToZonedInput(to)}
+        onChange={(event) => onChange({ tsFrom: from, tsTo: zonedInputToIso(event.currentTarget.value) ?? undefined })}
+        data-testid="filter-ts-to"
+      />
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button variant="default" leftSection={<IconCalendarTime size={16} />} data-testid="time-presets">
+            {t('investigation.common.period')}
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {presets.map(([name, span]) => (
+            <Menu.Item
+              key={name}
+              onClick={() => onChange({ tsFrom: new Date(Date.now() - span).toISOString(), tsTo: undefined })}
+            >
+              {t(`investigation.common.${name}`)}
+            </Menu.Item>
+          ))}
+          <Menu.Divider />
+          <Menu.Item onClick={() => onChange({ tsFrom: undefined, tsTo: undefined })}>
+            {t('investigation.common.allTime')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}
+
+/** Companies filter, for people who see more than one company. */
+export function CompanyFilter({ value, onChange }: { value: number[] | undefined; onChange: (ids: number[]) => void }) {
+  const { t } = useTranslation();
+  const me = useSignedInUser();
+  if (me.companies.length <= 1) return null;
+  return (
+    <MultiSelect<number>
+      className="vigil-filters__tags"
+      label={t('investigation.common.company')}
+      placeholder={value?.length ? undefined : t('common.any')}
+      data={me.companies.map((company) => ({ value: company.id, label: company.name }))}
+      value={value ?? []}
+      onChange={onChange}
+      searchable
+      clearable
+      data-testid="filter-company"
+    />
+  );
+}
+
+/** The name of a company the user sees. */
+export function useCompanyName(): (id: number) => string {
+  const me = useSignedInUser();
+  return (id) => me.companies.find((company) => company.id === id)?.name ?? `#${id}`;
+}

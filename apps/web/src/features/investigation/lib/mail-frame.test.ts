@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { hasRemoteContent, MAIL_CSP, mailSrcdoc } from './mail-frame';
+
+describe('mailSrcdoc', () => {
+  it('puts the Content-Security-Policy meta first, before any of the message', () => {
+    const doc = mailSrcdoc(
+      '<html><head><meta http-equiv="Content-Security-Policy" content="default-src *"></head></html>',
+    );
+    expect(doc.startsWith(`<meta http-equiv="Content-Security-Policy" content="${MAIL_CSP}">`)).toBe(true);
+    expect(MAIL_CSP).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data: cid:");
+  });
+
+  it('keeps the message markup as it is after the head', () => {
+    const html = '<p onclick="x()">Hi</p><script>parent.postMessage(1, "*")</script>';
+    expect(mailSrcdoc(html).endsWith(html)).toBe(true);
+  });
+});
+
+describe('hasRemoteContent', () => {
+  it('finds remote images, backgrounds, styles and imports', () => {
+    expect(hasRemoteContent('<img src="http://track.example/o.gif">')).toBe(true);
+    expect(hasRemoteContent("<img src='//cdn.example/a.png'>")).toBe(true);
+    expect(hasRemoteContent('<td background=https://x.example/b.jpg>')).toBe(true);
+    expect(hasRemoteContent('<div style="background: url( \'https://x.example/a.png\')">')).toBe(true);
+    expect(hasRemoteContent('<style>@import "https://x.example/a.css";</style>')).toBe(true);
+    expect(hasRemoteContent('<link rel="stylesheet" href="https://x.example/a.css">')).toBe(true);
+  });
+
+  it('does not count links, inline images or cid: parts', () => {
+    expect(hasRemoteContent('<a href="https://example.com/login">Log in</a>')).toBe(false);
+    expect(hasRemoteContent('<img src="cid:logo@x"><img src="data:image/png;base64,AAAA">')).toBe(false);
+    expect(hasRemoteContent('<p>Visit https://example.com</p>')).toBe(false);
+  });
+});

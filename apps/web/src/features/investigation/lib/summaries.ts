@@ -1,0 +1,131 @@
+import type { EndpointEventView, NetworkEventView } from '../api/investigation';
+
+/** A byte count in the language's short units (`1.5 kB`, `1,5 кБ`). */
+export function formatBytes(bytes: number | null | undefined, language: string): string {
+  if (bytes === null || bytes === undefined) return '—';
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return new Intl.NumberFormat(language, {
+    style: 'unit',
+    unit: units[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: unit === 0 ? 0 : 1,
+  }).format(value);
+}
+
+/** `ip:port`, with IPv6 in brackets; the address alone when there is no port. */
+export function endpointLabel(ip: string | null, port: number | null): string {
+  if (!ip) return '—';
+  const host = ip.includes(':') ? `[${ip}]` : ip;
+  return port === null ? host : `${host}:${port}`;
+}
+
+/** What a network row says in its summary column: the main value and a dimmer detail. */
+export interface NetworkSummary {
+  main: string;
+  detail: string | null;
+  /** A SHA-256 the summary names (fileinfo), to link to the files page. */
+  sha256: string | null;
+}
+
+/** The one-line summary of a network event by its type: DNS query and answers, HTTP request, TLS, file, alert. */
+export function networkSummary(event: NetworkEventView, language = 'en'): NetworkSummary {
+  const none: NetworkSummary = { main: '', detail: null, sha256: null };
+  const join = (parts: Array<string | null | undefined>, separator = ' ') =>
+    parts.filter((part): part is string => typeof part === 'string' && part !== '').join(separator);
+  if (event.alert) {
+    return {
+      main: event.alert.signature,
+      detail: join([event.alert.category, `SID ${event.alert.signatureId}`], ' · '),
+      sha256: null,
+    };
+  }
+  switch (event.eventType) {
+    case 'dns': {
+      const dns = event.dns;
+      if (!dns) return none;
+      const answers = dns.answers.map((a) => a.rdata).filter((a): a is string => !!a);
+      return {
+        main: join([dns.rrtype, dns.rrname]),
+        detail: answers.length > 0 ? `→ ${answers.slice(0, 4).join(', ')}${answers.length > 4 ? ' …' : ''}` : dns.rcode,
+        sha256: null,
+      };
+    }
+    case 'http': {
+      const http = event.http;
+      if (!http) return none;
+      return {
+        main: join([http.httpMethod, `${http.hostname ?? ''}${http.url ?? ''}`]),
+        detail: join([http.status === null ? null : String(http.status), http.httpUserAgent], ' · ') || null,
+        sha256: null,
+      };
+    }
+    case 'tls': {
+      const tls = event.tls;
+      if (!tls) return none;
+      return { main: tls.sni ?? tls.subject ?? '', detail: join([tls.version, tls.ja3], ' · ') || null, sha256: null };
+    }
+    case 'fileinfo': {
+      const file = event.fileinfo;
+      if (!file) return none;
+      return {
+        main: file.filename ?? file.sha256 ?? '',
+        detail: join([file.magic, file.size === null ? null : formatBytes(file.size, language)], ' · ') || null,
+        sha256: file.sha256,
+      };
+    }
+    case 'flow': {
+      const flow = event.flow;
+      if (!flow) return none;
+      return {
+        main: `↑ ${formatBytes(flow.bytesToserver, language)}  ↓ ${formatBytes(flow.bytesToclient, language)}`,
+        detail: join([flow.state, flow.reason], ' · ') || null,
+        sha256: null,
+      };
+    }
+    case 'anomaly': {
+      const anomaly = event.anomaly;
+      return anomaly ? { main: join([anomaly.event, anomaly.type], ' · '), detail: anomaly.layer, sha256: null } : none;
+    }
+    default:
+      return none;
+  }
+}
+
+/** The one-line summary of an endpoint event: what it touched (command line, file, registry, network, DNS, account). */
+export function endpointSummary(event: EndpointEventView): string {
+  if (event.process?.commandLine && /process|start|exec|create/i.test(event.event.action ?? '')) {
+    return event.process.commandLine;
+  }
+  if (event.file?.path) return event.file.path;
+  if (event.registry?.path)
+    return event.registry.data ? `${event.registry.path} = ${event.registry.data}` : event.registry.path;
+  if (event.dns?.question) {
+    return event.dns.answers.length > 0
+      ? `${event.dns.question} → ${event.dns.answers.join(', ')}`
+      : event.dns.question;
+  }
+  if (event.network?.destIp) {
+    return `${endpointLabel(event.network.srcIp, event.network.srcPort)} → ${endpointLabel(event.network.destIp, event.network.destPort)}`;
+  }
+  if (event.targetUser?.name) {
+    const target = event.targetUser.domain
+      ? `${event.targetUser.domain}\\${event.targetUser.name}`
+      : event.targetUser.name;
+    return event.group?.name ? `${target} → ${event.group.name}` : target;
+  }
+  return event.process?.commandLine ?? event.process?.executable ?? '';
+}
+
+/** `DOMAIN\name` or `name`. */
+export function accountLabel(
+  account: { name: string | null; domain: string | null } | null | undefined,
+): string | null {
+  if (!account?.name) return null;
+  return account.domain ? `${account.domain}\\${account.name}` : account.name;
+}
