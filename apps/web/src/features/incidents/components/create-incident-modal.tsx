@@ -76,7 +76,7 @@ export function CreateIncidentModal({
         <Stack gap="md">
           <TextInput
             label={t('incidents.fields.title')}
-            required
+            withAsterisk
             maxLength={300}
             value={title}
             onChange={(event) => setTitle(event.currentTarget.value)}
@@ -107,7 +107,7 @@ export function CreateIncidentModal({
           <TextInput
             label={t('incidents.create.alertIds')}
             description={t('incidents.create.alertIdsHint')}
-            required
+            withAsterisk
             value={alertText}
             onChange={(event) => setAlertText(event.currentTarget.value)}
             error={problems.alertIds ?? fieldError(create.error, 'alertIds')}

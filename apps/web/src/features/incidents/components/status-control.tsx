@@ -100,7 +100,7 @@ export function StatusControl({ incident }: { incident: IncidentDetail }) {
               minRows={4}
               maxRows={12}
               maxLength={SUMMARY_MAX}
-              required={needsSummary}
+              withAsterisk={needsSummary}
               value={summary}
               onChange={(event) => setSummary(event.currentTarget.value)}
               error={fieldError(change.error, 'summary')}

@@ -1,5 +1,5 @@
 import { ActionIcon, Checkbox, Group, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { IconCircleCheck, IconCircleDashed, IconPlus } from '@tabler/icons-react';
 import { taskStatuses, type TaskStatus } from '@vigil/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -26,14 +26,20 @@ function TaskRow({ incident, task, editable }: { incident: IncidentDetail; task:
   return (
     <li className="vigil-incident-task" data-status={task.status} data-testid="incident-task">
       <Group gap="sm" wrap="nowrap" align="flex-start">
-        <Checkbox
-          mt={2}
-          checked={done}
-          disabled={!editable || change.isPending}
-          onChange={(event) => change.mutate({ status: event.currentTarget.checked ? 'done' : 'todo' })}
-          aria-label={t(done ? 'incidents.tasks.reopen' : 'incidents.tasks.checkOff', { title: task.title })}
-          data-testid="task-done"
-        />
+        {editable ? (
+          <Checkbox
+            mt={2}
+            checked={done}
+            disabled={change.isPending}
+            onChange={(event) => change.mutate({ status: event.currentTarget.checked ? 'done' : 'todo' })}
+            aria-label={t(done ? 'incidents.tasks.reopen' : 'incidents.tasks.checkOff', { title: task.title })}
+            data-testid="task-done"
+          />
+        ) : done ? (
+          <IconCircleCheck size={20} color="var(--vigil-status-green)" aria-hidden />
+        ) : (
+          <IconCircleDashed size={20} color="var(--vigil-text-disabled)" aria-hidden />
+        )}
         <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
           <Text
             size="sm"
