@@ -53,7 +53,7 @@ export function MailHtmlFrame({ html, title }: { html: string; title: string }) 
         sandbox=""
         referrerPolicy="no-referrer"
         srcDoc={srcdoc}
-        style={{ height: '62vh', resize: 'vertical' }}
+        style={{ height: 'min(52vh, 560px)', resize: 'vertical' }}
         data-testid="mail-html"
       />
     </Stack>

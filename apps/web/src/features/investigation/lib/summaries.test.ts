@@ -169,7 +169,8 @@ describe('endpointSummary', () => {
 
 describe('formatting', () => {
   it('bytes in the language and endpoints with ports', () => {
-    expect(formatBytes(512, 'en')).toBe('512 byte');
+    expect(formatBytes(512, 'en')).toBe('512B');
+    expect(formatBytes(512, 'ru')).toBe('512 Б');
     expect(formatBytes(1536, 'en')).toBe('1.5 kB');
     expect(formatBytes(1536, 'ru')).toBe('1,5 кБ');
     expect(endpointLabel('10.0.0.1', null)).toBe('10.0.0.1');

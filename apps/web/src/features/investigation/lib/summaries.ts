@@ -13,7 +13,8 @@ export function formatBytes(bytes: number | null | undefined, language: string):
   return new Intl.NumberFormat(language, {
     style: 'unit',
     unit: units[unit],
-    unitDisplay: 'short',
+    // `512 B` rather than `512 byte`.
+    unitDisplay: unit === 0 ? 'narrow' : 'short',
     maximumFractionDigits: unit === 0 ? 0 : 1,
   }).format(value);
 }

@@ -1,0 +1,422 @@
+/**
+ * The investigation pages against a real server: network events filtered by `?ip=` with a detail drawer, a
+ * host's process tree, a mail whose hostile HTML neither runs nor loads anything, and a file by `?sha256=`.
+ * Data arrives through the ingest API with a company's key; screenshots of each page in both themes.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, type RunningServer, startServer } from './harness';
+import { ApiClient, apiInPage, screenshot, signInInPage } from './helpers';
+
+const SHOTS = '/tmp/shots';
+const CLIENT = '10.44.0.15';
+const OTHER = '10.44.0.99';
+const HOST = 'WS-FIN-E2E';
+const SUBJECT = 'Quarterly statement ready';
+const ATTACHMENT = Buffer.from('Statement for Q3: please review the figures.\n');
+const ATTACHMENT_SHA256 = createHash('sha256').update(ATTACHMENT).digest('hex');
+
+const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
+const MINUTE = 60_000;
+
+function networkRecords() {
+  const base = { proto: 'TCP', host: 'sensor-e2e' };
+  return [
+    {
+      ...base,
+      timestamp: iso(30 * MINUTE),
+      event_type: 'alert',
+      src_ip: CLIENT,
+      src_port: 49733,
+      dest_ip: '203.0.113.80',
+      dest_port: 80,
+      app_proto: 'http',
+      alert: {
+        action: 'allowed',
+        gid: 1,
+        signature_id: 2027865,
+        rev: 3,
+        signature: 'ET MALWARE Suspicious beacon over HTTP',
+        category: 'A Network Trojan was detected',
+        severity: 1,
+      },
+      http: { hostname: 'cdn.example-update.net', url: '/b.php?id=7', http_method: 'POST', status: 200 },
+    },
+    {
+      ...base,
+      timestamp: iso(29 * MINUTE),
+      event_type: 'dns',
+      proto: 'UDP',
+      src_ip: CLIENT,
+      src_port: 53001,
+      dest_ip: '10.44.0.53',
+      dest_port: 53,
+      dns: {
+        type: 'answer',
+        rrname: 'cdn.example-update.net',
+        rrtype: 'A',
+        rcode: 'NOERROR',
+        answers: [{ rrname: 'cdn.example-update.net', rrtype: 'A', ttl: 300, rdata: '203.0.113.80' }],
+      },
+    },
+    {
+      ...base,
+      timestamp: iso(28 * MINUTE),
+      event_type: 'tls',
+      src_ip: CLIENT,
+      src_port: 51514,
+      dest_ip: '198.51.100.7',
+      dest_port: 443,
+      app_proto: 'tls',
+      tls: { sni: 'login.example-portal.com', version: 'TLS 1.3' },
+    },
+    {
+      ...base,
+      timestamp: iso(27 * MINUTE),
+      event_type: 'http',
+      src_ip: OTHER,
+      src_port: 50123,
+      dest_ip: '192.0.2.10',
+      dest_port: 80,
+      app_proto: 'http',
+      http: { hostname: 'intranet.example', url: '/index.html', http_method: 'GET', status: 200 },
+    },
+    {
+      ...base,
+      timestamp: iso(26 * MINUTE),
+      event_type: 'flow',
+      src_ip: OTHER,
+      src_port: 50124,
+      dest_ip: '192.0.2.11',
+      dest_port: 443,
+      flow: { pkts_toserver: 12, pkts_toclient: 10, bytes_toserver: 2048, bytes_toclient: 90_000, state: 'closed' },
+    },
+  ];
+}
+
+/** explorer → winword → powershell, and explorer → notepad; a later activity of powershell. */
+function endpointRecords() {
+  const proc = (
+    msAgo: number,
+    pid: number,
+    name: string,
+    parent: { pid: number; name: string } | null,
+    commandLine: string,
+  ) => ({
+    '@timestamp': iso(msAgo),
+    host: { name: HOST },
+    event: { action: 'start', category: ['process'], outcome: 'success' },
+    process: {
+      pid,
+      name,
+      executable: `C:\\Windows\\${name}`,
+      command_line: commandLine,
+      ...(parent ? { parent } : {}),
+      hash: { sha256: createHash('sha256').update(name).digest('hex') },
+    },
+    user: { name: 'j.doe', domain: 'CORP' },
+  });
+  return [
+    proc(50 * MINUTE, 4100, 'explorer.exe', null, 'C:\\Windows\\explorer.exe'),
+    proc(45 * MINUTE, 4200, 'WINWORD.EXE', { pid: 4100, name: 'explorer.exe' }, 'WINWORD.EXE /n invoice.docm'),
+    proc(
+      44 * MINUTE,
+      4300,
+      'powershell.exe',
+      { pid: 4200, name: 'WINWORD.EXE' },
+      'powershell.exe -nop -w hidden -enc SQBFAFgA',
+    ),
+    proc(40 * MINUTE, 4400, 'notepad.exe', { pid: 4100, name: 'explorer.exe' }, 'notepad.exe notes.txt'),
+    {
+      '@timestamp': iso(43 * MINUTE),
+      host: { name: HOST },
+      event: { action: 'connection-attempted', category: ['network'] },
+      process: { pid: 4300, name: 'powershell.exe' },
+      source: { ip: CLIENT, port: 49733 },
+      destination: { ip: '203.0.113.80', port: 80 },
+    },
+  ];
+}
+
+/** A message whose HTML tries to run scripts and to load a remote image from `pixelUrl`. */
+function hostileMail(pixelUrl: string): string {
+  const html = [
+    '<html><head><title>inner</title>',
+    `<meta http-equiv="Content-Security-Policy" content="default-src *">`,
+    `<link rel="stylesheet" href="${pixelUrl.replace('pixel.png', 'style.css')}">`,
+    '</head><body>',
+    `<p id="greeting">Dear customer, your ${SUBJECT.toLowerCase()}.</p>`,
+    "<script>document.title = 'owned'; parent.postMessage('script ran', '*'); top.document.title = 'owned';</script>",
+    `<img src="x-missing.png" onerror="parent.postMessage('onerror ran', '*')">`,
+    `<img src="${pixelUrl}" width="1" height="1">`,
+    `<div style="background-image: url('${pixelUrl}?bg')">&nbsp;</div>`,
+    '<a href="https://login.example-portal.com/verify">Verify your account</a>',
+    '</body></html>',
+  ].join('\r\n');
+  return [
+    'Return-Path: <bounce@mailer.example-portal.com>',
+    'Authentication-Results: mx.corp.example; spf=pass smtp.mailfrom=mailer.example-portal.com;',
+    '\tdkim=fail (signature did not verify) header.d=example-bank.com; dmarc=fail header.from=example-bank.com',
+    'Received: from mailer.example-portal.com (mailer.example-portal.com [198.51.100.23]) by mx.corp.example',
+    'From: "Example Bank" <statements@example-bank.com>',
+    'To: j.doe@corp.example',
+    `Subject: ${SUBJECT}`,
+    'Date: Fri, 20 Nov 2026 09:00:00 +0000',
+    'Message-ID: <e2e-statement@mailer.example-portal.com>',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="outer"',
+    '',
+    '--outer',
+    'Content-Type: multipart/alternative; boundary="alt"',
+    '',
+    '--alt',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    `Dear customer, your ${SUBJECT.toLowerCase()}. Verify at https://login.example-portal.com/verify`,
+    '--alt',
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    html,
+    '--alt--',
+    '--outer',
+    'Content-Type: text/plain; name="statement.txt"',
+    'Content-Disposition: attachment; filename="statement.txt"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    ATTACHMENT.toString('base64'),
+    '--outer--',
+    '',
+  ].join('\r\n');
+}
+
+describe('investigation pages', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let browserContext: BrowserContext;
+  let page: Page;
+  let pageErrors: string[];
+  let pixel: Server;
+  let pixelRequests: string[];
+  let mailId: number;
+
+  beforeAll(async () => {
+    pixelRequests = [];
+    pixel = createServer((request, response) => {
+      pixelRequests.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'image/png' }).end();
+    });
+    await new Promise<void>((resolve) => pixel.listen(0, '127.0.0.1', resolve));
+    const pixelUrl = `http://127.0.0.1:${(pixel.address() as AddressInfo).port}/pixel.png`;
+
+    server = await startServer(process.env.WEB_DIST_DIR ? { env: { WEB_DIST_DIR: process.env.WEB_DIST_DIR } } : {});
+    browser = await launchBrowser();
+    const admin = new ApiClient(server.url);
+    await admin.signIn(ADMIN_USERNAME, ADMIN_PASSWORD);
+    const company = await admin.request<{ id: number }>('POST', '/api/companies/', { name: 'Fabrikam Finance' });
+    const token = await admin.request<{ key: string }>('POST', '/api/ingest/tokens/', {
+      name: 'e2e sensors',
+      company_id: company.id,
+    });
+    const ingest = async (kind: string, body: string, type: string) => {
+      const response = await fetch(`${server.url}/api/ingest/${kind}/`, {
+        method: 'POST',
+        headers: { 'content-type': type, authorization: `Bearer ${token.key}` },
+        body,
+      });
+      const answer = (await response.json()) as { rejected: unknown[] };
+      expect(response.status).toBe(200);
+      expect(answer.rejected).toEqual([]);
+    };
+    const ndjson = (records: object[]) => records.map((record) => JSON.stringify(record)).join('\n');
+    await ingest('network', ndjson(networkRecords()), 'application/x-ndjson');
+    await ingest('endpoint', ndjson(endpointRecords()), 'application/x-ndjson');
+    await ingest('mail', hostileMail(pixelUrl), 'message/rfc822');
+    const mails = await admin.request<{ results: { id: number }[] }>('POST', '/api/mailing/check/', {
+      search: SUBJECT,
+    });
+    expect(mails.results).toHaveLength(1);
+    mailId = mails.results[0]!.id;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await new Promise<void>((resolve) => (pixel ? pixel.close(() => resolve()) : resolve()));
+  });
+
+  beforeEach(async () => {
+    browserContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+    page = await browserContext.newPage();
+    pageErrors = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${server.url}/login`);
+    await signInInPage(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  });
+
+  afterEach(async () => {
+    await browserContext.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  const rows = (table: string) => page.getByTestId(table).locator('[role="row"][data-index]');
+
+  it('shows only the network events of an address given in the URL and opens one in a drawer', async () => {
+    await page.goto(`${server.url}/investigation/network?ip=${CLIENT}`);
+    await rows('network-table').first().waitFor();
+    expect(await rows('network-table').count()).toBe(3);
+    for (const text of await rows('network-table').allTextContents()) expect(text).toContain(CLIENT);
+    expect(await page.getByTestId('filter-ip').locator('..').textContent()).toContain(CLIENT);
+
+    // Type-aware summaries.
+    const table = page.getByTestId('network-table');
+    expect(await table.textContent()).toContain('ET MALWARE Suspicious beacon over HTTP');
+    expect(await table.textContent()).toContain('A cdn.example-update.net');
+    expect(await table.textContent()).toContain('login.example-portal.com');
+
+    await rows('network-table').filter({ hasText: 'ET MALWARE' }).click();
+    const drawer = page.getByTestId('network-drawer');
+    await drawer.getByTestId('raw-json').waitFor();
+    expect(await drawer.getByTestId('section-alert').textContent()).toContain('2027865');
+    expect(await drawer.getByTestId('section-http').textContent()).toContain('/b.php?id=7');
+    // The raw record keeps its keys as the sensor wrote them.
+    const raw = await drawer.getByTestId('raw-json').textContent();
+    expect(raw).toContain('"event_type": "alert"');
+    expect(raw).toContain('"signature_id": 2027865');
+
+    // Clicking an address in the drawer filters by it too.
+    await drawer.getByRole('button', { name: '203.0.113.80' }).first().click();
+    await page.waitForURL((url) => url.searchParams.getAll('ip').includes('203.0.113.80'));
+  });
+
+  it("draws a host's process tree, parent to child, and moves through it with the keyboard", async () => {
+    await page.goto(`${server.url}/investigation/endpoint-events?host_name=${HOST}`);
+    await rows('endpoint-table').first().waitFor();
+    expect(await rows('endpoint-table').count()).toBe(5);
+    await page.getByTestId('host-process-tree').click();
+    const tree = page.getByRole('tree');
+    await tree.getByRole('treeitem').first().waitFor();
+    const items = await tree
+      .getByRole('treeitem')
+      .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-name'), n.getAttribute('aria-level')]));
+    expect(items).toEqual([
+      ['explorer.exe', '1'],
+      ['WINWORD.EXE', '2'],
+      ['powershell.exe', '3'],
+      ['notepad.exe', '2'],
+    ]);
+    expect(await tree.getByRole('treeitem', { name: /powershell\.exe/ }).textContent()).toContain(
+      'powershell.exe -nop -w hidden -enc SQBFAFgA',
+    );
+
+    // Keyboard: down to Word, collapse it (powershell hides), then select its child again after expanding.
+    await tree.focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    expect(await tree.locator('[aria-selected="true"]').getAttribute('data-name')).toBe('WINWORD.EXE');
+    await page.keyboard.press('ArrowLeft');
+    expect(await tree.getByRole('treeitem', { name: /powershell\.exe/ }).count()).toBe(0);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await tree.locator('[aria-selected="true"]').getAttribute('data-name')).toBe('powershell.exe');
+    expect(await page.getByTestId('process-details').textContent()).toContain('WINWORD.EXE (PID 4200)');
+    await page.keyboard.press('ArrowLeft');
+    expect(await tree.locator('[aria-selected="true"]').getAttribute('data-name')).toBe('WINWORD.EXE');
+  });
+
+  it('shows a hostile mail without running its scripts or loading anything remote', async () => {
+    await page.addInitScript(() => {
+      const received: unknown[] = [];
+      (window as unknown as { received: unknown[] }).received = received;
+      window.addEventListener('message', (event) => received.push(event.data));
+    });
+    await page.goto(`${server.url}/investigation/emails?search=${encodeURIComponent('Quarterly')}`);
+    await rows('mail-table').first().waitFor();
+    expect(await rows('mail-table').count()).toBe(1);
+    await rows('mail-table').first().click();
+    await page.waitForURL((url) => url.pathname === `/investigation/emails/${mailId}`);
+    const titleBefore = await page.title();
+
+    const frame = page.getByTestId('mail-html');
+    await frame.waitFor();
+    expect(await frame.getAttribute('sandbox')).toBe('');
+    const srcdoc = (await frame.getAttribute('srcdoc')) ?? '';
+    expect(
+      srcdoc.startsWith(
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data: cid:">`,
+      ),
+    ).toBe(true);
+    // The message itself is shown inside the frame.
+    await page.frameLocator('[data-testid="mail-html"]').locator('#greeting').waitFor();
+    expect(await page.getByTestId('remote-blocked').isVisible()).toBe(true);
+    // Give anything that could run or load the time to do it.
+    await page.waitForTimeout(1500);
+    expect(await page.title()).toBe(titleBefore);
+    expect(await page.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([]);
+    expect(pixelRequests).toEqual([]);
+
+    // Authentication results, the plain-text part, links and the attachment with its hash.
+    const auth = page.getByTestId('mail-auth');
+    expect(await auth.locator('[data-auth="spf"]').first().getAttribute('data-result')).toBe('pass');
+    expect(await auth.locator('[data-auth="dkim"]').first().getAttribute('data-result')).toBe('fail');
+    expect(await auth.locator('[data-auth="dmarc"]').first().getAttribute('data-result')).toBe('fail');
+    expect(await page.getByTestId('mail-urls').textContent()).toContain('https://login.example-portal.com/verify');
+    const attachment = page.getByTestId('attachment-row');
+    expect(await attachment.textContent()).toContain('statement.txt');
+    expect(await attachment.textContent()).toContain(ATTACHMENT_SHA256);
+    await page.getByRole('tab', { name: 'Plain text' }).click();
+    expect(await page.getByTestId('mail-text').textContent()).toContain('Verify at https://login.example-portal.com');
+    expect(pixelRequests).toEqual([]);
+
+    // The attachment's hash leads to the files page.
+    await attachment.getByRole('link', { name: ATTACHMENT_SHA256 }).click();
+    await page.waitForURL((url) => url.pathname === '/investigation/files');
+    expect(new URL(page.url()).searchParams.get('sha256')).toBe(ATTACHMENT_SHA256);
+  });
+
+  it('finds a file by ?sha256= and tells where it was seen', async () => {
+    await page.goto(`${server.url}/investigation/files?sha256=${ATTACHMENT_SHA256}`);
+    await rows('files-table').first().waitFor();
+    expect(await rows('files-table').count()).toBe(1);
+    expect(await rows('files-table').first().textContent()).toContain('statement.txt');
+    await rows('files-table').first().click();
+    const drawer = page.getByTestId('file-drawer');
+    await drawer.getByTestId('file-mails').waitFor();
+    expect(await drawer.getByTestId('file-mails').textContent()).toContain(SUBJECT);
+    await drawer.getByRole('link', { name: SUBJECT }).click();
+    await page.waitForURL((url) => url.pathname === `/investigation/emails/${mailId}`);
+  });
+
+  it('looks finished in both themes', async () => {
+    await mkdir(SHOTS, { recursive: true });
+    for (const theme of ['light', 'dark'] as const) {
+      await apiInPage(page, 'PUT', '/api/users/me/', { theme });
+
+      await page.goto(`${server.url}/investigation/emails/${mailId}`);
+      await page.frameLocator('[data-testid="mail-html"]').locator('#greeting').waitFor();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      await screenshot(page, `investigation-mail-${theme}-en`);
+      await page.screenshot({ path: `${SHOTS}/mail-${theme}.png` });
+
+      await page.goto(`${server.url}/investigation/network`);
+      await rows('network-table').nth(4).waitFor();
+      await screenshot(page, `investigation-network-${theme}-en`);
+      await page.screenshot({ path: `${SHOTS}/network-${theme}.png` });
+      await rows('network-table').filter({ hasText: 'ET MALWARE' }).click();
+      await page.getByTestId('network-drawer').getByTestId('raw-json').waitFor();
+      await screenshot(page, `investigation-network-drawer-${theme}-en`);
+
+      await page.goto(`${server.url}/investigation/endpoint-events?host_name=${HOST}`);
+      await rows('endpoint-table').first().waitFor();
+      await page.getByTestId('host-process-tree').click();
+      await page.getByRole('treeitem').nth(3).waitFor();
+      await page.getByRole('treeitem', { name: /powershell\.exe/ }).click();
+      await screenshot(page, `investigation-process-tree-${theme}-en`);
+      await page.screenshot({ path: `${SHOTS}/process-tree-${theme}.png` });
+    }
+    expect(pixelRequests).toEqual([]);
+  });
+});
