@@ -319,36 +319,36 @@ async function setUp(
       company_id: company.id,
       name: `${customer.sensor} and endpoint agents`,
     });
-    if (customer.groupByHost) {
-      await api.put(`/api/incidents/grouping/${company.id}/`, {
-        enabled: true,
-        by_host: true,
-        by_user: false,
-        window_minutes: 240,
-      });
-    }
     customers.push({ customer, companyId: company.id, ingestKey: token.key });
   }
 
   log('Planting indicators…');
-  const planted = new Set<string>();
+  // One CSV import per company, and one for the provider's indicators that apply to every company.
+  const files = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
   for (const setupOf of customers) {
     for (const plan of setupOf.customer.indicators) {
       const value = plan.value.startsWith('sha256:') ? dataset.files.get(plan.value.slice(7))?.sha256 : plan.value;
       if (!value) throw new Error(`the demo has no file ${plan.value.slice(7)}`);
-      const key = `${plan.allCompanies ? 'all' : setupOf.companyId}:${plan.type}:${value}`;
-      if (planted.has(key)) continue;
-      planted.add(key);
-      await api.post('/api/indicators/', {
-        type: plan.type,
-        value,
-        severity: plan.severity,
-        description: plan.description,
-        tags: plan.tags,
-        source: plan.source,
-        ...(plan.allCompanies ? { all_companies: true } : { company_id: setupOf.companyId }),
-      });
+      const target = plan.allCompanies ? 'all' : String(setupOf.companyId);
+      if (seen.has(`${target}:${plan.type}:${value}`)) continue;
+      seen.add(`${target}:${plan.type}:${value}`);
+      const rows = files.get(target) ?? ['type,value,policy,severity,tags,source,description'];
+      rows.push(
+        [plan.type, value, 'alert', plan.severity, plan.tags.join(';'), plan.source, plan.description]
+          .map(quote)
+          .join(','),
+      );
+      files.set(target, rows);
     }
+  }
+  for (const [target, rows] of files) {
+    const answer = await api.post<{ created: number; rejected: unknown[] }>('/api/indicators/import/', {
+      csv: `${rows.join('\n')}\n`,
+      ...(target === 'all' ? { all_companies: true } : { company_id: Number(target) }),
+    });
+    if (answer.rejected.length > 0) throw new Error(`indicators refused: ${JSON.stringify(answer.rejected)}`);
   }
   return { customers, accounts };
 }

@@ -77,8 +77,6 @@ export interface DemoCustomer {
   indicators: DemoIndicatorPlan[];
   /** Endpoint events of this company arrive as EVTX exports (Sysmon, Security) or as ECS from an agent. */
   windowsFormat: 'evtx' | 'ecs';
-  /** Grouping of new alerts into incidents by host (the customer's choice). */
-  groupByHost: boolean;
 }
 
 export const PROVIDER_ACCOUNTS: DemoAccountPlan[] = [
@@ -342,7 +340,6 @@ export const CUSTOMERS: DemoCustomer[] = [
       },
     ],
     windowsFormat: 'evtx',
-    groupByHost: false,
   },
   {
     key: 'aurora',
@@ -502,7 +499,6 @@ export const CUSTOMERS: DemoCustomer[] = [
       },
     ],
     windowsFormat: 'ecs',
-    groupByHost: true,
   },
 ];
 
