@@ -1,17 +1,18 @@
 // @vitest-environment happy-dom
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../../lib/i18n';
+import type * as WidgetsApi from '../api/widgets';
 import type { Widget, WidgetData } from '../api/widgets';
 import { WidgetCard, type WidgetCardProps } from './widget-card';
 
 const fetchWidgetData = vi.hoisted(() => vi.fn());
 vi.mock('../api/widgets', async (original) => ({
-  ...(await original<typeof import('../api/widgets')>()),
+  ...(await original<typeof WidgetsApi>()),
   fetchWidgetData,
 }));
 
