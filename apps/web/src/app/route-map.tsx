@@ -58,6 +58,8 @@ const IncidentsPage = lazy(() => import('../features/incidents/components/incide
 const IncidentPage = lazy(() => import('../features/incidents/components/incident-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const GraphPage = lazy(() => import('../features/graph/components/graph-page'));
+const AlertsPage = lazy(() => import('../features/alerts/components/alerts-page'));
+const AlertPage = lazy(() => import('../features/alerts/components/alert-page'));
 const NetworkPage = lazy(() => import('../features/investigation/components/network-page'));
 const EndpointEventsPage = lazy(() => import('../features/investigation/components/endpoint-events-page'));
 const MailListPage = lazy(() => import('../features/investigation/components/mail-list-page'));
@@ -83,8 +85,8 @@ export const routeMap: readonly NavSection[] = [
     id: 'alerts',
     icon: IconAlertTriangle,
     routes: [
-      { id: 'alerts', path: '/alerts', permission: view('alerts') },
-      { id: 'alertDetails', path: '/alerts/:id', permission: view('alerts') },
+      { id: 'alerts', path: '/alerts', permission: view('alerts'), page: AlertsPage },
+      { id: 'alertDetails', path: '/alerts/:id', permission: view('alerts'), page: AlertPage },
     ],
   },
   {

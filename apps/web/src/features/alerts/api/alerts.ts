@@ -120,3 +120,7 @@ export const searchIncidents = (search: string, signal?: AbortSignal) =>
 
 export const createIncident = (data: { title: string; severity?: Alert['severity']; alertIds: number[] }) =>
   http.post<IncidentWire>('/api/incidents/', { data });
+
+/** Links alerts to an incident from the incident's side (`add_alert_ids`; needs `change` on incidents). */
+export const linkToIncident = (incidentId: number, alertIds: number[]) =>
+  http.patch<IncidentWire>(`/api/incidents/${incidentId}/`, { data: { addAlertIds: alertIds } });

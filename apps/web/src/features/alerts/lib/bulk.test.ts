@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toApiFilters } from '../api/alerts';
-import { buildBulkBody, cleanTags, toAlertUpdate } from './bulk';
+import { applyChange, buildBulkBody, cleanTags, toAlertUpdate } from './bulk';
 
 describe('buildBulkBody', () => {
   it('sends picked alerts by id, each once', () => {
@@ -75,5 +75,23 @@ describe('single-alert updates', () => {
     expect(toAlertUpdate({ kind: 'addTags', tags: ['b', 'a'] }, ['a'])).toEqual({ tags: ['a', 'b'] });
     expect(toAlertUpdate({ kind: 'removeTags', tags: ['a'] }, ['a', 'b'])).toEqual({ tags: ['b'] });
     expect(cleanTags(['x'.repeat(101), 'ok'])).toEqual(['ok']);
+  });
+});
+
+describe('applyChange', () => {
+  const row = { id: 1, status: 'new' as const, resolution: null, assigneeId: null, tags: ['a'], incidentId: null };
+  it('shows the row as the server will have it', () => {
+    expect(applyChange(row, { kind: 'status', status: 'closed', resolution: 'benign' })).toMatchObject({
+      status: 'closed',
+      resolution: 'benign',
+    });
+    expect(
+      applyChange({ ...row, status: 'closed', resolution: 'benign' }, { kind: 'status', status: 'new' }),
+    ).toMatchObject({ status: 'new', resolution: null });
+    expect(applyChange(row, { kind: 'assign', assigneeId: 4 }).assigneeId).toBe(4);
+    expect(applyChange(row, { kind: 'addTags', tags: ['b', 'a'] }).tags).toEqual(['a', 'b']);
+    expect(applyChange(row, { kind: 'removeTags', tags: ['a'] }).tags).toEqual([]);
+    expect(applyChange(row, { kind: 'addToIncident', incidentId: 3 }).incidentId).toBe(3);
+    expect(row.tags).toEqual(['a']);
   });
 });

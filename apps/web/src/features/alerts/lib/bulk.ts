@@ -78,3 +78,33 @@ export function toAlertUpdate(
     }
   }
 }
+
+/** A row as it will be after a change the server accepted (so the queue updates in place, without a reload). */
+export function applyChange<
+  Row extends {
+    status: AlertStatus;
+    resolution: AlertResolution | null;
+    assigneeId: number | null;
+    tags: string[];
+    incidentId: number | null;
+  },
+>(row: Row, change: TriageChange): Row {
+  switch (change.kind) {
+    case 'assign':
+      return { ...row, assigneeId: change.assigneeId };
+    case 'status':
+      return {
+        ...row,
+        status: change.status,
+        resolution: needsResolution(change.status) ? (change.resolution ?? row.resolution) : null,
+      };
+    case 'addTags':
+      return { ...row, tags: cleanTags([...row.tags, ...change.tags]) };
+    case 'removeTags': {
+      const removed = new Set(change.tags);
+      return { ...row, tags: row.tags.filter((tag) => !removed.has(tag)) };
+    }
+    case 'addToIncident':
+      return { ...row, incidentId: change.incidentId };
+  }
+}

@@ -5,6 +5,7 @@ import { changingActions, resolutionForKey, shortcutFor, shortcuts } from './sho
 type Press = Parameters<typeof shortcutFor>[0];
 const press = (key: string, extra: Partial<Press> = {}): Press => ({
   key,
+  code: '',
   ctrlKey: false,
   metaKey: false,
   altKey: false,
@@ -56,6 +57,12 @@ describe('shortcutFor', () => {
     const button = document.createElement('button');
     dialog.append(button);
     expect(shortcutFor(press('c', { target: button }))).toBeNull();
+  });
+
+  it('reads the physical key under another layout', () => {
+    expect(shortcutFor(press('о', { code: 'KeyJ' }))).toBe('next');
+    expect(shortcutFor(press('с', { code: 'KeyC' }))).toBe('close');
+    expect(shortcutFor(press('z', { code: 'KeyC' }))).toBeNull();
   });
 
   it('repeats moves but never a change when a key is held', () => {

@@ -79,11 +79,16 @@ function dialogOpen(target: EventTarget | null): boolean {
  * held, or when something (the table, a menu) has already handled the key.
  */
 export function shortcutFor(
-  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'defaultPrevented' | 'target' | 'repeat'>,
+  event: Pick<
+    KeyboardEvent,
+    'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'defaultPrevented' | 'target' | 'repeat'
+  >,
 ): ShortcutAction | null {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return null;
   if (isTypingTarget(event.target) || dialogOpen(event.target)) return null;
-  const action = byKey.get(event.key) ?? null;
+  // Another keyboard layout (Cyrillic, say) gives other letters: the physical key decides then.
+  const latin = /^Key[A-Z]$/.test(event.code) && !/^[a-z]$/i.test(event.key) ? event.code.slice(3).toLowerCase() : null;
+  const action = byKey.get(event.key) ?? (latin ? byKey.get(latin) : undefined) ?? null;
   // Holding a key down repeats moves only, never a change.
   if (event.repeat && action !== 'next' && action !== 'previous') return null;
   return action;

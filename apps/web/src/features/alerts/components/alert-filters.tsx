@@ -1,0 +1,204 @@
+import { Button, Group, MultiSelect, Paper, Select, TagsInput, TextInput } from '@mantine/core';
+import { IconFilterOff, IconSearch } from '@tabler/icons-react';
+import { alertSeverityValues, alertSources, alertStatuses } from '@vigil/contract';
+import type { Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchBox } from '../../../components/list';
+import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
+import type { ListState } from '../../../lib/list';
+import { useSignedInUser } from '../../../lib/session';
+import type { alertList } from '../api/alerts';
+import { useAssignableUsers, useCompanyNames, userLabel } from '../api/hooks';
+import { periods } from '../lib/time-range';
+
+type State = ListState<(typeof alertList)['filters']>;
+
+const ANY = '';
+const ME = 'me';
+const NOBODY = 'nobody';
+
+/** The assignee picker's value from the URL filters. */
+function assigneeValue(filters: State['filters'], me: number): string {
+  if (filters.unassigned === true) return NOBODY;
+  const ids = filters.assigneeId ?? [];
+  if (ids.length === 1) return ids[0] === me ? ME : String(ids[0]);
+  return ANY;
+}
+
+/** The queue's filter bar; every value lives in the URL. */
+export function AlertFilters({ list, searchRef }: { list: State; searchRef: Ref<HTMLInputElement> }) {
+  const { t } = useTranslation();
+  const me = useSignedInUser();
+  const { users, byId } = useAssignableUsers();
+  const companies = useCompanyNames();
+  const search = useSearchBox(list.filters.search, (value) => list.setFilters({ search: value }));
+  const f = list.filters;
+  const custom = f.lastSeenFrom !== undefined || f.lastSeenTo !== undefined;
+  const timeValue = custom ? 'custom' : (f.period ?? ANY);
+  const filtered = Object.values(f).some((value) => value !== undefined);
+
+  const assignee = assigneeValue(f, me.id);
+  const assigneeOptions = [
+    { value: ANY, label: t('alerts.filters.assigneeAny') },
+    { value: ME, label: t('alerts.filters.assigneeMe') },
+    { value: NOBODY, label: t('alerts.filters.assigneeNobody') },
+    ...users
+      .filter((user) => user.id !== me.id)
+      .map((user) => ({ value: String(user.id), label: userLabel(user, user.id) })),
+  ];
+  // A user in the URL that the picker does not list (e.g. archived) still shows.
+  if (assignee !== ANY && assignee !== ME && assignee !== NOBODY && !byId.has(Number(assignee))) {
+    assigneeOptions.push({ value: assignee, label: `#${assignee}` });
+  }
+
+  return (
+    <Paper className="vigil-filters vigil-alert-filters" p="sm">
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <TextInput
+          ref={searchRef}
+          className="vigil-filters__search"
+          label={t('common.search')}
+          placeholder={t('alerts.filters.searchPlaceholder')}
+          leftSection={<IconSearch size={16} />}
+          type="search"
+          maxLength={200}
+          value={search.value}
+          onChange={search.onChange}
+          onKeyDown={(event) => {
+            search.onKeyDown(event);
+            if (event.key === 'Escape') event.currentTarget.blur();
+          }}
+          data-testid="alerts-search"
+        />
+        <MultiSelect
+          className="vigil-filters__tags"
+          label={t('alerts.filters.status')}
+          placeholder={f.status?.length ? undefined : t('common.any')}
+          data={alertStatuses.map((value) => ({ value, label: t(`triage.alertStatus.${value}`) }))}
+          value={f.status ?? []}
+          onChange={(value) => list.setFilters({ status: value })}
+          clearable
+          data-testid="filter-status"
+        />
+        <MultiSelect
+          className="vigil-filters__tags"
+          label={t('alerts.filters.severity')}
+          placeholder={f.severity?.length ? undefined : t('common.any')}
+          data={[...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) }))}
+          value={f.severity ?? []}
+          onChange={(value) => list.setFilters({ severity: value })}
+          clearable
+          data-testid="filter-severity"
+        />
+        <MultiSelect
+          className="vigil-filters__narrow"
+          label={t('alerts.filters.source')}
+          placeholder={f.source?.length ? undefined : t('common.any')}
+          data={alertSources.map((value) => ({ value, label: t(`triage.source.${value}`) }))}
+          value={f.source ?? []}
+          onChange={(value) => list.setFilters({ source: value })}
+          clearable
+          data-testid="filter-source"
+        />
+        <Select
+          className="vigil-filters__narrow"
+          label={t('alerts.filters.assignee')}
+          data={assigneeOptions}
+          value={assignee}
+          onChange={(value) => {
+            if (value === ME) list.setFilters({ assigneeId: [me.id], unassigned: undefined });
+            else if (value === NOBODY) list.setFilters({ assigneeId: undefined, unassigned: true });
+            else if (value) list.setFilters({ assigneeId: [Number(value)], unassigned: undefined });
+            else list.setFilters({ assigneeId: undefined, unassigned: undefined });
+          }}
+          searchable
+          allowDeselect={false}
+          data-testid="filter-assignee"
+        />
+        {companies.many && (
+          <MultiSelect<number>
+            className="vigil-filters__tags"
+            label={t('alerts.filters.company')}
+            placeholder={f.companyId?.length ? undefined : t('common.any')}
+            data={[...companies.byId].map(([value, label]) => ({ value, label }))}
+            value={f.companyId ?? []}
+            onChange={(value) => list.setFilters({ companyId: value })}
+            searchable
+            clearable
+            data-testid="filter-company"
+          />
+        )}
+        <TagsInput
+          className="vigil-filters__narrow"
+          label={t('alerts.filters.tags')}
+          placeholder={f.tags?.length ? undefined : t('alerts.filters.tagsPlaceholder')}
+          value={f.tags ?? []}
+          onChange={(value) => list.setFilters({ tags: value })}
+          maxTags={50}
+          clearable
+          data-testid="filter-tags"
+        />
+        <Select
+          className="vigil-filters__narrow"
+          label={t('triage.timeRange.label')}
+          data={[
+            { value: ANY, label: t('triage.timeRange.any') },
+            { value: '1h', label: t('triage.timeRange.lastHour') },
+            { value: '24h', label: t('triage.timeRange.last24h') },
+            { value: '7d', label: t('triage.timeRange.last7d') },
+            { value: '30d', label: t('triage.timeRange.last30d') },
+            { value: 'custom', label: t('triage.timeRange.custom') },
+          ]}
+          value={timeValue}
+          onChange={(value) => {
+            if (value === 'custom') {
+              const from = new Date(Date.now() - 24 * 3_600_000).toISOString();
+              list.setFilters({ period: undefined, lastSeenFrom: from, lastSeenTo: undefined });
+            } else {
+              list.setFilters({
+                period: value && (periods as readonly string[]).includes(value) ? value : undefined,
+                lastSeenFrom: undefined,
+                lastSeenTo: undefined,
+              });
+            }
+          }}
+          allowDeselect={false}
+          data-testid="filter-time"
+        />
+        {custom && (
+          <>
+            <TextInput
+              className="vigil-filters__date"
+              type="datetime-local"
+              label={t('alerts.filters.from')}
+              value={isoToZonedInput(f.lastSeenFrom)}
+              onChange={(event) =>
+                list.setFilters({ lastSeenFrom: zonedInputToIso(event.currentTarget.value) ?? undefined })
+              }
+            />
+            <TextInput
+              className="vigil-filters__date"
+              type="datetime-local"
+              label={t('alerts.filters.to')}
+              value={isoToZonedInput(f.lastSeenTo)}
+              onChange={(event) =>
+                list.setFilters({ lastSeenTo: zonedInputToIso(event.currentTarget.value) ?? undefined })
+              }
+            />
+          </>
+        )}
+        <Button
+          variant="subtle"
+          leftSection={<IconFilterOff size={16} />}
+          disabled={!filtered}
+          onClick={() => {
+            search.clear();
+            list.resetFilters();
+          }}
+        >
+          {t('common.resetFilters')}
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
