@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../src/cli/main';
+import { ConfigError, loadConfig } from '../src/config';
 
 const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
 let dataDir: string;
@@ -60,6 +61,17 @@ describe('vigil demo load', () => {
       /vigil: The embedded database in .* is open in another process \(a running Vigil server\?\)/,
     );
     expect(answer.output).toMatch(/VIGIL_DEMO=1/);
+  });
+
+  it('reads VIGIL_DEMO and its scale from the environment, refusing unknown values', () => {
+    expect(loadConfig({ VIGIL_DEMO: '1', VIGIL_DEMO_SCALE: 'small' }).demo).toMatchObject({
+      enabled: true,
+      scale: 'small',
+      passwords: 'one-time',
+    });
+    expect(loadConfig({}).demo.enabled).toBe(false);
+    expect(() => loadConfig({ VIGIL_DEMO: '1', VIGIL_DEMO_SCALE: 'huge' })).toThrow(ConfigError);
+    expect(() => loadConfig({ VIGIL_DEMO: 'yes' })).toThrow(/VIGIL_DEMO="yes": must be 1 or 0/);
   });
 
   it('lists the command in the help', async () => {

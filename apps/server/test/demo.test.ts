@@ -1,6 +1,7 @@
 import type { Alert, Incident, IncidentDetail, ListAnswer, StoredEventItem } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from '../src/db/sql';
+import { loadDemoAtStart } from '../src/modules/demo/demo-start';
 import { generateDemo } from '../src/modules/demo/generate';
 import { DemoRefused, loadDemo, type DemoSummary } from '../src/modules/demo/load-demo';
 import { MALICIOUS_HTML_SUBJECT } from '../src/modules/demo/mail';
@@ -167,6 +168,20 @@ describe('demo data', () => {
     await expect(loadDemo(t.app, t.db, { scale: 'small', seed: 7 })).rejects.toThrow(DemoRefused);
     await expect(loadDemo(t.app, t.db, { scale: 'small', seed: 8 })).rejects.toThrow(/already loaded/);
     expect(await rows()).toEqual(before);
+  });
+
+  it('VIGIL_DEMO=1 leaves a database with customers alone and says so', async () => {
+    const printed: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    try {
+      await loadDemoAtStart(t.app, t.db, { dataDir: '/nonexistent', demo: { ...t.config.demo, scale: 'small' } });
+    } finally {
+      write.mockRestore();
+    }
+    expect(printed.join('')).toMatch(/^Demo data not loaded: the database already holds customer companies or events/);
   });
 
   it('generates the same data from the same seed and different data from another', () => {
