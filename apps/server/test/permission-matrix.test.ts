@@ -55,6 +55,7 @@ function allBut(basename: string, action: string) {
 function fixtureKey(url: string): string | null {
   if (url.startsWith('/api/roles/')) return 'role';
   if (url.startsWith('/api/units/')) return 'unit';
+  if (url.startsWith('/api/widgets/')) return 'widget';
   if (url.startsWith('/api/companies/')) return 'company';
   if (url.startsWith('/api/users/')) return 'user';
   if (url.startsWith('/api/alerts/')) return 'alert';
@@ -112,6 +113,12 @@ beforeAll(async () => {
       sql`INSERT INTO units (company_id, name) VALUES (${company}, 'Fixture unit') RETURNING id`,
     );
     fixtures[side].unit = unit.rows[0]!.id;
+    // A widget of the company's fixture user: the holder of a widgets permission finds only its own (404).
+    const widget = await t.db.query<{ id: number }>(
+      sql`INSERT INTO widgets (company_id, user_id, kind, size, position)
+          VALUES (${company}, ${fixtures[side].user}, 'top_hosts', 'half', 0) RETURNING id`,
+    );
+    fixtures[side].widget = widget.rows[0]!.id;
     Object.assign(fixtures[side], await alertFixtures(company));
     await t.db.query(
       sql`INSERT INTO system_logs (company_id, action, object_type, object_repr) VALUES (${company}, 'create', 'alert', ${`${side} row`})`,
