@@ -371,7 +371,7 @@ describe('incidents', () => {
       await copyFile(path.join(screenshotDir, `incident-${theme}.png`), path.join(SHOTS, `incident-${theme}.png`));
 
       await page.goto(`${server.url}/incidents`);
-      await page.locator('[data-testid="incidents-table"] [role="row"][data-index]').nth(5).waitFor();
+      await page.locator('[data-testid="incidents-table"] [role="row"][data-index]').nth(4).waitFor();
       await page.mouse.move(0, 0);
       await screenshot(page, `incidents-${theme}`);
       await copyFile(path.join(screenshotDir, `incidents-${theme}.png`), path.join(SHOTS, `incidents-${theme}.png`));

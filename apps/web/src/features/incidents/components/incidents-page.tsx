@@ -39,7 +39,7 @@ export default function IncidentsPage() {
   const [creating, setCreating] = useState(false);
   const [changed, setChanged] = useState(false);
   const [customRange, setCustomRange] = useState(false);
-  const manyCompanies = me.allCompanies || me.companies.length > 1;
+  const manyCompanies = me.companies.length > 1;
   const companyNames = useMemo(() => new Map(me.companies.map((c) => [c.id, c.name])), [me.companies]);
 
   // A relative window is turned into a start time when the filters change, not on every render.
@@ -63,21 +63,21 @@ export default function IncidentsPage() {
       {
         id: 'id',
         header: t('incidents.list.id'),
-        width: '76px',
+        width: '68px',
         sortField: 'id',
         render: (row) => <span className="vigil-incidents-list__id">#{row.id}</span>,
       },
       {
         id: 'severity',
         header: t('incidents.fields.severity'),
-        width: '112px',
+        width: '108px',
         sortField: 'severity',
         render: (row) => <SeverityBadge severity={row.severity} />,
       },
       {
         id: 'title',
         header: t('incidents.fields.title'),
-        width: 'minmax(260px, 1fr)',
+        width: 'minmax(220px, 1fr)',
         render: (row) => (
           <Text size="sm" truncate className="vigil-incidents-list__title" title={row.title}>
             {row.title}
@@ -87,26 +87,26 @@ export default function IncidentsPage() {
       {
         id: 'status',
         header: t('incidents.fields.status'),
-        width: '128px',
+        width: '124px',
         render: (row) => <IncidentStatusBadge status={row.status} />,
       },
       {
         id: 'sla',
         header: t('incidents.list.sla'),
-        width: '176px',
+        width: '160px',
         render: (row) => <LiveSla incident={row} />,
       },
       {
         id: 'alerts',
         header: t('incidents.fields.alerts'),
-        width: '76px',
+        width: '64px',
         align: 'end',
         render: (row) => <span className="vigil-incident-mono">{row.alertCount}</span>,
       },
       {
         id: 'assignee',
         header: t('incidents.fields.assignee'),
-        width: '160px',
+        width: '150px',
         render: (row) => {
           const user = row.assigneeId === null ? undefined : byId.get(row.assigneeId);
           return user ? (
@@ -133,16 +133,9 @@ export default function IncidentsPage() {
       {
         id: 'created',
         header: t('incidents.fields.created'),
-        width: '142px',
+        width: '140px',
         sortField: 'created_at',
         render: (row) => <span className="vigil-incident-mono">{formatDate(row.createdAt, 'isoDateTime')}</span>,
-      },
-      {
-        id: 'updated',
-        header: t('incidents.fields.updated'),
-        width: '142px',
-        sortField: 'updated_at',
-        render: (row) => <span className="vigil-incident-mono">{formatDate(row.updatedAt, 'isoDateTime')}</span>,
       },
     ];
     return all.filter((column): column is Column<Incident> => column !== false);

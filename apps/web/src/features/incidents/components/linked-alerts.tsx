@@ -86,14 +86,14 @@ export function LinkedAlerts({ incident, editable }: { incident: IncidentDetail;
         <LoadError message={t('incidents.alerts.loadFailed')} onRetry={() => void alerts.refetch()} />
       ) : (
         <Table.ScrollContainer minWidth={560}>
-          <Table className="vigil-incident-alerts" verticalSpacing={6} highlightOnHover>
+          <Table className="vigil-incident-alerts" layout="fixed" verticalSpacing={6} highlightOnHover>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={80}>{t('incidents.alerts.id')}</Table.Th>
+                <Table.Th w={72}>{t('incidents.alerts.id')}</Table.Th>
                 <Table.Th w={110}>{t('incidents.alerts.severity')}</Table.Th>
                 <Table.Th>{t('incidents.alerts.title')}</Table.Th>
-                <Table.Th w={120}>{t('incidents.alerts.status')}</Table.Th>
-                <Table.Th w={150}>{t('incidents.alerts.lastSeen')}</Table.Th>
+                <Table.Th w={116}>{t('incidents.alerts.status')}</Table.Th>
+                <Table.Th w={136}>{t('incidents.alerts.lastSeen')}</Table.Th>
                 {editable && <Table.Th w={44} aria-label={t('incidents.alerts.actions')} />}
               </Table.Tr>
             </Table.Thead>
@@ -109,7 +109,15 @@ export function LinkedAlerts({ incident, editable }: { incident: IncidentDetail;
                     <SeverityBadge severity={alert.severity} />
                   </Table.Td>
                   <Table.Td>
-                    <Anchor component={Link} to={alertUrl(alert.id)} size="sm" c="var(--vigil-text-high)" lineClamp={1}>
+                    <Anchor
+                      component={Link}
+                      to={alertUrl(alert.id)}
+                      size="sm"
+                      c="var(--vigil-text-high)"
+                      truncate
+                      display="block"
+                      title={alert.title}
+                    >
                       {alert.title}
                     </Anchor>
                   </Table.Td>

@@ -50,10 +50,11 @@ function TaskRow({ incident, task, editable }: { incident: IncidentDetail; task:
             {task.title}
           </Text>
           {editable ? (
-            <Group gap="xs" wrap="wrap">
+            <Group gap="xs" wrap="nowrap">
               <Select
                 size="xs"
-                w={130}
+                w={118}
+                style={{ flexShrink: 0 }}
                 aria-label={t('incidents.tasks.status')}
                 data={taskStatuses.map((status) => ({ value: status, label: t(`triage.taskStatus.${status}`) }))}
                 value={task.status}
@@ -63,7 +64,7 @@ function TaskRow({ incident, task, editable }: { incident: IncidentDetail; task:
               />
               <AssigneeSelect
                 size="xs"
-                w={170}
+                style={{ flex: 1, minWidth: 0 }}
                 aria-label={t('incidents.tasks.assignee')}
                 companyId={incident.companyId}
                 value={task.assigneeId}
