@@ -484,6 +484,9 @@ export class NetworkGenerator {
   scenario(beacons: number): void {
     if (this.customer.key === 'northwind') this.northwind(beacons);
     else this.aurora(beacons);
+    // Malformed packets the sensor noticed, whatever the scale.
+    for (const daysAgo of [10, 4, 1])
+      this.anomaly(dayAt(this.now, daysAgo, this.random.int(8, 17), this.random.int(0, 59)));
   }
 
   private fileOf(name: string, path: string, magic: string) {
