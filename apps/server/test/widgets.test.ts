@@ -431,7 +431,7 @@ describe('widget data', () => {
     expect(narrowed.body.items).toEqual(sources.body.items);
 
     await t.db.query(sql`
-      UPDATE network_events SET signature = CASE WHEN src_ip = '10.20.1.16' THEN 'ET SCAN Nmap' ELSE 'ET POLICY TLS to rare host' END
+      UPDATE network_events SET event_type = 'alert', signature = CASE WHEN src_ip = '10.20.1.16' THEN 'ET SCAN Nmap' ELSE 'ET POLICY TLS to rare host' END
       WHERE company_id = ${alpha} AND ts >= ${period.from} AND ts < ${period.to}`);
     await raise(t.db, [
       buildDetection(alpha, { ruleId: '9400001', title: 'ET SCAN Nmap', at: new Date('2024-06-03T09:00:00Z') }),

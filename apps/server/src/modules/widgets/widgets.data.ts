@@ -163,11 +163,13 @@ export async function widgetData(db: Queryable, scope: TenantScope, request: Wid
       return fixedCategories(request.kind, severityOrder, rows);
     }
     case 'top_signatures': {
-      // Suricata signatures seen on the wire, with the alerts of the period titled the same.
+      // Suricata alert records of the period (read through the (company_id, event_type, ts) index), with
+      // the alerts of the period titled the same.
       const { rows } = await db.query<TopRow>(sql`
         WITH top AS (
           SELECT n.signature AS key, count(*)::int8 AS value FROM network_events n
-          WHERE ${tenant(q, sql`n.company_id`)} AND n.ts >= ${q.from} AND n.ts < ${q.to} AND n.signature IS NOT NULL
+          WHERE ${tenant(q, sql`n.company_id`)} AND n.event_type = 'alert' AND n.ts >= ${q.from} AND n.ts < ${q.to}
+            AND n.signature IS NOT NULL
           GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${q.limit}
         )
         SELECT top.key, top.value,
