@@ -9,11 +9,17 @@
  *   BENCH_WEB_RUNS=10 npx tsx bench/web.ts
  *   BENCH_WEB_SIZES_ONLY=1 npx tsx bench/web.ts
  *   BENCH_WEB_USERS=200 npx tsx bench/web.ts   # users created before timing (default 60)
+ *   BENCH_WEB_ALERTS=1 npx tsx bench/web.ts    # the alert queue over 1,000,000 alerts (PostgreSQL server)
+ *
+ * The alert queue: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the
+ * server; the database `vigil_bench_web` is created on it and dropped at the end. BENCH_WEB_ALERT_ROWS
+ * (default 1000000) alerts are seeded, BENCH_WEB_SCROLL_ROWS (default 10000) rows are scrolled through.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, repoRoot, startServer } from '../e2e/harness';
+import { measureAlertQueue } from './lib/alert-queue';
 
 const dist = path.join(repoRoot, 'apps/web/dist');
 const manifestPath = path.join(dist, '.vite/manifest.json');
@@ -195,7 +201,50 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+const ms = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50).toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`;
+};
+
+/** The alert queue over a million alerts: navigation to interactive, and scrolling. */
+async function alertQueue(runs: number): Promise<void> {
+  const alerts = Math.max(1000, Number(process.env.BENCH_WEB_ALERT_ROWS ?? 1_000_000));
+  const scrollRows = Math.max(100, Number(process.env.BENCH_WEB_SCROLL_ROWS ?? 10_000));
+  const figures = await measureAlertQueue({
+    serverUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    database: 'vigil_bench_web',
+    alerts,
+    runs,
+    scrollRows,
+  });
+  const nav = [...figures.navigationMs].sort((a, b) => a - b);
+  const s = figures.scroll;
+  const expected = Math.max(1, s.frames - s.waitingFrames + s.dropped);
+  console.log(
+    `Alert queue over ${alerts.toLocaleString('en')} alerts (PostgreSQL server, seeded in ${figures.seedSeconds.toFixed(1)} s)`,
+  );
+  console.log(`  raw SQL, first page (101 rows, -last_seen): ${ms(figures.sqlFirstPageMs)}`);
+  console.log(`  raw SQL, count of all alerts:               ${ms(figures.sqlCountMs)}`);
+  console.log(`  API POST /api/alerts/check/ (page + count): ${ms(figures.apiFirstPageMs)}`);
+  console.log(
+    `  navigation → interactive queue: ${ms(figures.navigationMs)} over ${nav.length} runs ` +
+      `(target < 1000 ms: ${percentile(nav, 50) < 1000 ? 'OK' : 'OVER'})`,
+  );
+  console.log(
+    `  scrolling ${s.rowsReached.toLocaleString('en')} rows in ${s.seconds.toFixed(1)} s: ${s.frames} frames, ` +
+      `${s.dropped} dropped (${((100 * s.dropped) / expected).toFixed(2)} % of the frames while moving), ` +
+      `${s.waitingFrames} frames waiting for the next page`,
+  );
+  console.log(
+    `  long tasks while scrolling: ${s.longTasks} (longest ${s.longestTaskMs.toFixed(0)} ms, total ${s.longTasksTotalMs.toFixed(0)} ms)`,
+  );
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_WEB_ALERTS === '1') {
+    await alertQueue(Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 5)));
+    return;
+  }
   const sizes = measureSizes();
   console.log('Web console bundle (apps/web/dist, Vite manifest, static imports of each entry)');
   for (const line of sizes.lines) console.log(line);
