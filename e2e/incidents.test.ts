@@ -272,6 +272,19 @@ describe('incidents', () => {
     await page.getByTestId('add-alert-ids').fill('12, twelve');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     expect(await page.getByText('Write alert IDs (numbers) separated by commas or spaces.').isVisible()).toBe(true);
+
+    // Title and description are edited in place; the description is Markdown.
+    await page.getByTestId('incident-edit').click();
+    await page.getByTestId('edit-title').fill('Cobalt Strike beacon, lateral movement to SRV-DB-01');
+    await page.getByTestId('edit-description').fill('## Scope\n\n*Two* hosts; see `SRV-DB-01`.');
+    await page.getByTestId('edit-submit').click();
+    await page.getByTestId('edit-incident-form').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('incident-title').textContent()).toBe(
+      `#${incidentId} Cobalt Strike beacon, lateral movement to SRV-DB-01`,
+    );
+    const description = page.getByTestId('incident-description');
+    expect(await description.locator('h2').textContent()).toBe('Scope');
+    expect(await description.locator('em').textContent()).toBe('Two');
   });
 
   it('lists incidents with filters kept in the URL, and opens one', async () => {

@@ -13,10 +13,10 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconChartDots3 } from '@tabler/icons-react';
+import { IconChartDots3, IconEdit } from '@tabler/icons-react';
 import { alertSeverityValues, type AlertSeverity } from '@vigil/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { FormError } from '../../../components/form';
@@ -34,6 +34,7 @@ import { useAssignableUsers, useIncident, useIncidentRefresh, userName } from '.
 import { useNow } from '../lib/use-now';
 import { AssigneeSelect } from './assignee-select';
 import { CommentEditor } from './comment-editor';
+import { EditIncidentModal } from './edit-incident-modal';
 import { IncidentTimeline } from './incident-timeline';
 import { LinkedAlerts } from './linked-alerts';
 import { ObservablesPanel } from './observables-panel';
@@ -188,6 +189,7 @@ export default function IncidentPage() {
   const query = useIncident(id);
   const queryClient = useQueryClient();
   const editable = usePermission({ action: 'change', subject: 'incidents' });
+  const [editing, setEditing] = useState(false);
 
   // Someone else changed it (or an alert joined it): read it again.
   useLiveEvents(
@@ -245,6 +247,16 @@ export default function IncidentPage() {
               >
                 {t('incidents.detail.openGraph')}
               </Button>
+              {editable && (
+                <Button
+                  variant="default"
+                  leftSection={<IconEdit size={16} />}
+                  onClick={() => setEditing(true)}
+                  data-testid="incident-edit"
+                >
+                  {t('incidents.edit.button')}
+                </Button>
+              )}
               {editable && <StatusControl incident={incident} />}
             </Group>
           </Group>
@@ -252,7 +264,7 @@ export default function IncidentPage() {
           <Grid gap="lg">
             <Grid.Col span={{ base: 12, lg: 8 }}>
               <Stack gap="lg">
-                <Section title={t('incidents.detail.description')}>
+                <Section title={t('incidents.detail.description')} testId="incident-description">
                   {incident.description.trim() ? (
                     <MarkdownView source={incident.description} />
                   ) : (
@@ -303,6 +315,7 @@ export default function IncidentPage() {
               </Stack>
             </Grid.Col>
           </Grid>
+          {editing && <EditIncidentModal incident={incident} onClose={() => setEditing(false)} />}
         </>
       )}
     </Stack>

@@ -70,14 +70,14 @@ export default function IncidentsPage() {
       {
         id: 'severity',
         header: t('incidents.fields.severity'),
-        width: '108px',
+        width: '124px',
         sortField: 'severity',
         render: (row) => <SeverityBadge severity={row.severity} />,
       },
       {
         id: 'title',
         header: t('incidents.fields.title'),
-        width: 'minmax(220px, 1fr)',
+        width: 'minmax(180px, 1fr)',
         render: (row) => (
           <Text size="sm" truncate className="vigil-incidents-list__title" title={row.title}>
             {row.title}
@@ -93,20 +93,20 @@ export default function IncidentsPage() {
       {
         id: 'sla',
         header: t('incidents.list.sla'),
-        width: '160px',
+        width: '196px',
         render: (row) => <LiveSla incident={row} />,
       },
       {
         id: 'alerts',
         header: t('incidents.fields.alerts'),
-        width: '64px',
+        width: '72px',
         align: 'end',
         render: (row) => <span className="vigil-incident-mono">{row.alertCount}</span>,
       },
       {
         id: 'assignee',
         header: t('incidents.fields.assignee'),
-        width: '150px',
+        width: '140px',
         render: (row) => {
           const user = row.assigneeId === null ? undefined : byId.get(row.assigneeId);
           return user ? (
@@ -133,7 +133,7 @@ export default function IncidentsPage() {
       {
         id: 'created',
         header: t('incidents.fields.created'),
-        width: '140px',
+        width: '158px',
         sortField: 'created_at',
         render: (row) => <span className="vigil-incident-mono">{formatDate(row.createdAt, 'isoDateTime')}</span>,
       },

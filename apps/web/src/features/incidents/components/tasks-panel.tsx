@@ -53,7 +53,7 @@ function TaskRow({ incident, task, editable }: { incident: IncidentDetail; task:
             <Group gap="xs" wrap="nowrap">
               <Select
                 size="xs"
-                w={118}
+                w={136}
                 style={{ flexShrink: 0 }}
                 aria-label={t('incidents.tasks.status')}
                 data={taskStatuses.map((status) => ({ value: status, label: t(`triage.taskStatus.${status}`) }))}

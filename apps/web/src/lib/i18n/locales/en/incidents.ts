@@ -41,6 +41,7 @@ export const incidents = {
     submit: 'Create incident',
     done: 'Incident created',
   },
+  edit: { button: 'Edit', title: 'Edit the incident', save: 'Save' },
   detail: {
     loadFailed: 'The incident could not be loaded.',
     readOnly: 'Read only',

@@ -50,6 +50,7 @@ export const incidents: Translation<typeof english> = {
     submit: 'Создать инцидент',
     done: 'Инцидент создан',
   },
+  edit: { button: 'Изменить', title: 'Изменение инцидента', save: 'Сохранить' },
   detail: {
     loadFailed: 'Не удалось загрузить инцидент.',
     readOnly: 'Только просмотр',
