@@ -409,8 +409,19 @@ describe('investigation pages', () => {
       await page.getByTestId('network-drawer').getByTestId('raw-json').waitFor();
       await screenshot(page, `investigation-network-drawer-${theme}-en`);
 
+      await page.goto(`${server.url}/investigation/emails`);
+      await rows('mail-table').first().waitFor();
+      await screenshot(page, `investigation-mail-list-${theme}-en`);
+
+      await page.goto(`${server.url}/investigation/files`);
+      await rows('files-table').first().waitFor();
+      await rows('files-table').first().click();
+      await page.getByTestId('file-drawer').getByTestId('file-mails').waitFor();
+      await screenshot(page, `investigation-files-${theme}-en`);
+
       await page.goto(`${server.url}/investigation/endpoint-events?host_name=${HOST}`);
       await rows('endpoint-table').first().waitFor();
+      await screenshot(page, `investigation-endpoint-${theme}-en`);
       await page.getByTestId('host-process-tree').click();
       await page.getByRole('treeitem').nth(3).waitFor();
       await page.getByRole('treeitem', { name: /powershell\.exe/ }).click();

@@ -23,7 +23,7 @@ import { endpointEventOf, endpointList, type StoredEvent } from '../api/investig
 import { accountLabel, endpointSummary } from '../lib/summaries';
 import { EndpointEventDrawer, OutcomeBadge } from './endpoint-event-drawer';
 import { ProcessTreeView } from './process-tree-view';
-import { CompanyFilter, Pivot, TimeRangeFilter } from './shared';
+import { CompanyFilter, HashFilter, Pivot, TimeRangeFilter } from './shared';
 
 const HOUR = 3_600_000;
 const actions = [
@@ -85,14 +85,14 @@ export default function EndpointEventsPage() {
       {
         id: 'ts',
         header: t('investigation.common.time'),
-        width: '168px',
+        width: '160px',
         sortField: 'ts',
         render: (row) => <span className="vigil-inv-mono">{formatDate(row.ts, 'isoDateTimeSeconds')}</span>,
       },
       {
         id: 'host',
         header: t('investigation.endpoint.host'),
-        width: '150px',
+        width: '130px',
         render: (row) => {
           const host = endpointEventOf(row).host.name;
           return host ? <Pivot value={host} onPivot={addHost} /> : '—';
@@ -101,7 +101,7 @@ export default function EndpointEventsPage() {
       {
         id: 'user',
         header: t('investigation.endpoint.user'),
-        width: '150px',
+        width: '130px',
         render: (row) => {
           const user = endpointEventOf(row).user;
           return user?.name ? <Pivot value={user.name} label={accountLabel(user) ?? ''} onPivot={addUser} /> : '—';
@@ -110,7 +110,7 @@ export default function EndpointEventsPage() {
       {
         id: 'process',
         header: t('investigation.endpoint.process'),
-        width: '170px',
+        width: '150px',
         render: (row) => {
           const process = endpointEventOf(row).process;
           return process ? (
@@ -126,7 +126,7 @@ export default function EndpointEventsPage() {
       {
         id: 'action',
         header: t('investigation.endpoint.action'),
-        width: '170px',
+        width: '150px',
         render: (row) => {
           const event = endpointEventOf(row).event;
           return (
@@ -140,7 +140,7 @@ export default function EndpointEventsPage() {
       {
         id: 'outcome',
         header: t('investigation.endpoint.outcome'),
-        width: '100px',
+        width: '96px',
         render: (row) => {
           const outcome = endpointEventOf(row).event.outcome;
           return outcome ? <OutcomeBadge outcome={outcome} /> : null;
@@ -149,7 +149,7 @@ export default function EndpointEventsPage() {
       {
         id: 'summary',
         header: t('investigation.endpoint.details'),
-        width: 'minmax(320px, 2fr)',
+        width: 'minmax(240px, 1fr)',
         render: (row) => <span className="vigil-inv-mono">{endpointSummary(endpointEventOf(row)) || '—'}</span>,
       },
       {
@@ -263,13 +263,10 @@ export default function EndpointEventsPage() {
             onChange={(value) => setFilters({ outcome: value })}
             clearable
           />
-          <TextInput
-            className="vigil-filters__search"
+          <HashFilter
             label={t('investigation.endpoint.hash')}
-            placeholder={t('investigation.endpoint.hashPlaceholder')}
-            value={filters.hash ?? ''}
-            onChange={(event) => setFilters({ hash: event.currentTarget.value.trim() || undefined })}
-            classNames={{ input: 'vigil-mono-input' }}
+            value={filters.hash}
+            onChange={(hash) => setFilters({ hash })}
           />
           <CompanyFilter value={filters.companyId} onChange={(companyId) => setFilters({ companyId })} />
           <Button

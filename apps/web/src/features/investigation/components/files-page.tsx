@@ -26,7 +26,7 @@ import { usePermission } from '../../../lib/permissions';
 import { endpointEventsUrl, mailMessageUrl, withQuery } from '../../triage';
 import { fileApiFilters, fileList, useFileDetail, type WarehouseHash } from '../api/investigation';
 import { formatBytes } from '../lib/summaries';
-import { CompanyFilter, HashValue, KeyValues, Section, useCompanyName, VerdictBadge } from './shared';
+import { CompanyFilter, HashFilter, HashValue, KeyValues, Section, useCompanyName, VerdictBadge } from './shared';
 
 const sources = ['mail', 'network', 'endpoint'] as const;
 
@@ -239,7 +239,7 @@ export default function FilesPage() {
       {
         id: 'sources',
         header: t('investigation.files.seenIn'),
-        width: '150px',
+        width: '130px',
         render: (row) => row.sources.map((source) => t(`investigation.files.sources.${source as 'mail'}`)).join(', '),
       },
       {
@@ -249,13 +249,6 @@ export default function FilesPage() {
         sortField: 'sightings',
         align: 'end',
         render: (row) => row.sightings.toLocaleString(i18n.language),
-      },
-      {
-        id: 'first',
-        header: t('investigation.files.firstSeen'),
-        width: '140px',
-        sortField: 'first_seen',
-        render: (row) => <span className="vigil-inv-dim">{formatDate(row.firstSeen)}</span>,
       },
       {
         id: 'last',
@@ -300,14 +293,11 @@ export default function FilesPage() {
             onKeyDown={search.onKeyDown}
             data-testid="filter-search"
           />
-          <TextInput
-            className="vigil-filters__search"
+          <HashFilter
             label={t('investigation.files.hash')}
-            placeholder={t('investigation.endpoint.hashPlaceholder')}
-            value={filters.sha256 ?? ''}
-            onChange={(event) => setFilters({ sha256: event.currentTarget.value.trim() || undefined })}
-            classNames={{ input: 'vigil-mono-input' }}
-            data-testid="filter-hash"
+            value={filters.sha256}
+            onChange={(sha256) => setFilters({ sha256 })}
+            testId="filter-hash"
           />
           <MultiSelect
             className="vigil-filters__tags"

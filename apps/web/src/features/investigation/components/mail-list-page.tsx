@@ -28,20 +28,20 @@ export default function MailListPage() {
       {
         id: 'ts',
         header: t('investigation.mail.received'),
-        width: '150px',
+        width: '140px',
         sortField: 'ts',
         render: (row) => <span className="vigil-inv-mono">{formatDate(row.ts)}</span>,
       },
       {
         id: 'verdict',
         header: t('investigation.mail.verdict'),
-        width: '120px',
+        width: '110px',
         render: (row) => <VerdictBadge verdict={row.verdict.verdict} />,
       },
       {
         id: 'from',
         header: t('investigation.mail.from'),
-        width: 'minmax(200px, 1fr)',
+        width: '190px',
         render: (row) => {
           const from = mailMessageOf(row).from;
           return from ? (
@@ -57,7 +57,7 @@ export default function MailListPage() {
       {
         id: 'to',
         header: t('investigation.mail.to'),
-        width: 'minmax(180px, 1fr)',
+        width: '150px',
         render: (row) => {
           const message = mailMessageOf(row);
           const all = [...message.to, ...message.cc];
@@ -74,13 +74,13 @@ export default function MailListPage() {
       {
         id: 'subject',
         header: t('investigation.mail.subject'),
-        width: 'minmax(280px, 2fr)',
+        width: 'minmax(220px, 1fr)',
         render: (row) => <span>{mailMessageOf(row).subject ?? t('investigation.mail.noSubject')}</span>,
       },
       {
         id: 'attachments',
         header: <IconPaperclip size={14} aria-label={t('investigation.mail.attachments')} />,
-        width: '56px',
+        width: '48px',
         align: 'end',
         render: (row) => {
           const count = mailMessageOf(row).attachments.length;
@@ -94,7 +94,7 @@ export default function MailListPage() {
       {
         id: 'auth',
         header: t('investigation.mail.authentication'),
-        width: '250px',
+        width: '230px',
         render: (row) => {
           const headers = mailMessageOf(row).headers;
           return (

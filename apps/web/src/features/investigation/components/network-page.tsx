@@ -46,20 +46,20 @@ export default function NetworkPage() {
       {
         id: 'ts',
         header: t('investigation.common.time'),
-        width: '168px',
+        width: '160px',
         sortField: 'ts',
         render: (row) => <span className="vigil-inv-mono">{formatDate(row.ts, 'isoDateTimeSeconds')}</span>,
       },
       {
         id: 'type',
         header: t('investigation.network.type'),
-        width: '96px',
+        width: '88px',
         render: (row) => <EventTypeBadge type={networkEventOf(row).eventType} />,
       },
       {
         id: 'flow',
         header: t('investigation.network.flow'),
-        width: 'minmax(300px, 1.1fr)',
+        width: '270px',
         render: (row) => {
           const event = networkEventOf(row);
           return (
@@ -90,7 +90,7 @@ export default function NetworkPage() {
       {
         id: 'summary',
         header: t('investigation.network.summary'),
-        width: 'minmax(320px, 2fr)',
+        width: 'minmax(260px, 1fr)',
         render: (row) => {
           const event = networkEventOf(row);
           const summary = networkSummary(event, i18n.language);
@@ -111,7 +111,7 @@ export default function NetworkPage() {
       {
         id: 'severity',
         header: t('investigation.network.severity'),
-        width: '104px',
+        width: '96px',
         render: (row) => {
           const severity = networkEventOf(row).severity;
           return severity ? <SeverityBadge severity={severity} /> : null;
@@ -120,7 +120,7 @@ export default function NetworkPage() {
       {
         id: 'sensor',
         header: t('investigation.network.sensor'),
-        width: '130px',
+        width: '120px',
         render: (row) => <span className="vigil-inv-dim">{networkEventOf(row).host ?? '—'}</span>,
       },
     ],

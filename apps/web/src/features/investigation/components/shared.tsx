@@ -1,6 +1,6 @@
 import { ActionIcon, CopyButton, Group, Menu, MultiSelect, Button, TextInput, Tooltip } from '@mantine/core';
 import { IconCalendarTime, IconCheck, IconCopy } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
@@ -184,6 +184,43 @@ export function TimeRangeFilter({
         </Menu.Dropdown>
       </Menu>
     </Group>
+  );
+}
+
+const HASH = /^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/i;
+
+/** A hash filter box: the list follows it only once it holds a whole MD5, SHA-1 or SHA-256 (or nothing). */
+export function HashFilter({
+  label,
+  value,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string | undefined;
+  onChange: (hash: string | undefined) => void;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(value ?? '');
+  useEffect(() => setText(value ?? ''), [value]);
+  const trimmed = text.trim();
+  const invalid = trimmed !== '' && !HASH.test(trimmed);
+  return (
+    <TextInput
+      className="vigil-filters__search"
+      label={label}
+      placeholder={t('investigation.endpoint.hashPlaceholder')}
+      value={text}
+      error={invalid ? t('investigation.common.badHash') : undefined}
+      onChange={(event) => {
+        const next = event.currentTarget.value;
+        setText(next);
+        if (next.trim() === '' || HASH.test(next.trim())) onChange(next.trim().toLowerCase() || undefined);
+      }}
+      classNames={{ input: 'vigil-mono-input' }}
+      data-testid={testId}
+    />
   );
 }
 
