@@ -16,13 +16,14 @@ import {
 import { IconLayoutDashboard, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { widgetKinds, type WidgetKind, type WidgetSize } from '@vigil/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { LoadError } from '../../../components/list';
 import { PageHeader } from '../../../components/ui/page-header';
 import { getTimeZone, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
 import { ApiError } from '../../../lib/http';
+import { useLiveEvents } from '../../../lib/live';
 import { notify } from '../../../lib/notifications';
 import { usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
@@ -63,7 +64,8 @@ function useDashboardScope() {
       ),
     [setParams],
   );
-  return { preset, period, companyId, zone, update, refresh: () => setTick((n) => n + 1), fromParam, toParam };
+  const refresh = useCallback(() => setTick((n) => n + 1), []);
+  return { preset, period, companyId, zone, update, refresh, fromParam, toParam };
 }
 
 interface NewWidget {
@@ -73,7 +75,35 @@ interface NewWidget {
   tempId: number;
 }
 
-const reasonOf = (error: unknown) => (error instanceof ApiError ? (error.detail ?? error.message) : '');
+/** What went wrong, in the server's words: the first field error, else its sentence. */
+function reasonOf(error: unknown): string {
+  if (!(error instanceof ApiError)) return '';
+  const field = Object.values(error.fieldErrors).flat()[0];
+  return field ?? error.detail ?? error.message;
+}
+
+/** The least time between two refreshes caused by live updates. */
+const LIVE_REFRESH_MS = 10_000;
+
+/**
+ * Refreshes the charts when alerts or incidents change (of the chosen company, or any), at most
+ * once per LIVE_REFRESH_MS; presets are read against the clock again so new alerts fall inside.
+ */
+function useLiveRefresh(companyId: number | undefined, refresh: () => void) {
+  const last = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  useLiveEvents(['alert.created', 'alert.updated', 'incident.created', 'incident.updated'], (event) => {
+    if (companyId !== undefined && event.companyId !== companyId) return;
+    if (timer.current !== undefined) return;
+    const wait = Math.max(0, last.current + LIVE_REFRESH_MS - Date.now());
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      last.current = Date.now();
+      refresh();
+    }, wait);
+  });
+}
 
 /** Dashboard: the user's widgets over a period, arranged by the user and saved per user. */
 export default function DashboardPage() {
@@ -87,6 +117,12 @@ export default function DashboardPage() {
   const widgets = useQuery({ queryKey: widgetKeys.list, queryFn: ({ signal }) => fetchWidgets(signal) });
   const list = useMemo(() => widgets.data ?? [], [widgets.data]);
   const manyCompanies = me.allCompanies || me.companies.length > 1;
+  const { refresh } = scope;
+  const refreshData = useCallback(() => {
+    refresh();
+    void queryClient.invalidateQueries({ queryKey: ['widgets', 'data'] });
+  }, [queryClient, refresh]);
+  useLiveRefresh(scope.companyId, refreshData);
   const temporaryId = useRef(-1);
 
   const setList = useCallback(
@@ -295,10 +331,7 @@ export default function DashboardPage() {
             variant="default"
             size="lg"
             aria-label={t('dashboard.refresh')}
-            onClick={() => {
-              scope.refresh();
-              void queryClient.invalidateQueries({ queryKey: ['widgets', 'data'] });
-            }}
+            onClick={refreshData}
             data-testid="dashboard-refresh"
           >
             <IconRefresh size={16} />

@@ -11,7 +11,7 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { snapshotWidgetKinds, widgetSizes, type WidgetKind, type WidgetSize } from '@vigil/contract';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { memo, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchWidgetData, widgetKeys, type Widget } from '../api/widgets';
@@ -37,6 +37,8 @@ function WidgetBody({ widget, context }: { widget: Widget; context: ChartContext
     queryFn: ({ signal }) => fetchWidgetData(request, signal),
     staleTime: DATA_STALE_MS,
     retry: 1,
+    // A refresh (live update, new "now") keeps the chart on screen until the new answer arrives.
+    placeholderData: keepPreviousData,
   });
   if (query.isPending) {
     return (
