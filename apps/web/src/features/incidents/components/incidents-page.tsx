@@ -39,6 +39,7 @@ export default function IncidentsPage() {
   const [creating, setCreating] = useState(false);
   const [changed, setChanged] = useState(false);
   const [customRange, setCustomRange] = useState(false);
+  const [activeIndex, setActiveIndex] = useState(-1);
   const manyCompanies = me.companies.length > 1;
   const companyNames = useMemo(() => new Map(me.companies.map((c) => [c.id, c.name])), [me.companies]);
 
@@ -311,6 +312,8 @@ export default function IncidentsPage() {
           ordering={list.ordering}
           onSort={list.toggleOrdering}
           rowHref={(row) => incidentUrl(row.id)}
+          activeIndex={activeIndex}
+          onActiveIndexChange={setActiveIndex}
           hasMore={incidents.hasMore}
           loadMore={incidents.loadMore}
           loading={incidents.isLoading}
