@@ -353,7 +353,7 @@ function AlertView({ alert }: { alert: AlertDetail }) {
               />
             </Stack>
           </Card>
-          <Card title={t('alerts.detail.summary')}>
+          <Card title={t('alerts.detail.details')}>
             <dl className="vigil-facts" data-testid="alert-facts">
               <dt>{t('alerts.detail.score')}</dt>
               <dd className="vigil-num">{alert.score}</dd>

@@ -262,10 +262,10 @@ export function LinkedEventsCard({ alert }: { alert: AlertDetail }) {
                 >
                   <Group gap="xs" wrap="nowrap">
                     {expanded ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
-                    <Text span size="sm" className="vigil-num" c="dimmed">
+                    <Text span size="sm" className="vigil-num" c="dimmed" style={{ flex: 'none' }}>
                       {formatDate(event.ts, 'isoDateTimeSeconds')}
                     </Text>
-                    <Badge size="xs" variant="light" color="gray" radius="sm">
+                    <Badge size="xs" variant="light" color="gray" radius="sm" style={{ flex: 'none' }}>
                       {t(`triage.source.${event.kind}`)}
                     </Badge>
                     <Text span size="sm" className="vigil-ellipsis">

@@ -350,14 +350,14 @@ export default function AlertsPage() {
       {
         id: 'severity',
         header: t('alerts.columns.severity'),
-        width: '112px',
+        width: '104px',
         sortField: 'severity',
         render: (row) => <SeverityBadge severity={row.severity} />,
       },
       {
         id: 'title',
         header: t('alerts.columns.title'),
-        width: 'minmax(280px, 1fr)',
+        width: 'minmax(200px, 1fr)',
         render: (row) => (
           <span className="vigil-alert-title" data-status={row.status}>
             <SourceIcon source={row.source} />
@@ -370,13 +370,13 @@ export default function AlertsPage() {
       {
         id: 'status',
         header: t('alerts.columns.status'),
-        width: '118px',
+        width: '108px',
         render: (row) => <AlertStatusBadge status={row.status} />,
       },
       {
         id: 'assignee',
         header: t('alerts.columns.assignee'),
-        width: '150px',
+        width: '130px',
         render: (row) =>
           row.assigneeId === null ? (
             <Text span size="sm" c="dimmed">
@@ -392,7 +392,7 @@ export default function AlertsPage() {
         ? {
             id: 'company',
             header: t('alerts.columns.company'),
-            width: '150px',
+            width: '130px',
             render: (row) => (
               <Text span size="sm" className="vigil-ellipsis">
                 {companies.byId.get(row.companyId) ?? `#${row.companyId}`}
@@ -403,7 +403,7 @@ export default function AlertsPage() {
       {
         id: 'tags',
         header: t('alerts.columns.tags'),
-        width: '160px',
+        width: '120px',
         render: (row) => (
           <span className="vigil-alert-tags" title={row.tags.join(', ')}>
             {row.tags.map((tag) => (
@@ -417,7 +417,7 @@ export default function AlertsPage() {
       {
         id: 'count',
         header: t('alerts.columns.count'),
-        width: '76px',
+        width: '84px',
         sortField: 'count',
         align: 'end',
         render: (row) => <span className="vigil-num">{numberFormat.format(row.count)}</span>,
@@ -425,9 +425,9 @@ export default function AlertsPage() {
       {
         id: 'lastSeen',
         header: t('alerts.columns.lastSeen'),
-        width: '150px',
+        width: '148px',
         sortField: 'last_seen',
-        render: (row) => <span className="vigil-num">{formatDate(row.lastSeen, 'isoDateTimeSeconds')}</span>,
+        render: (row) => <span className="vigil-num">{formatDate(row.lastSeen, 'isoDateTime')}</span>,
       },
     ];
     return all.filter((column): column is Column<Alert> => column !== null);

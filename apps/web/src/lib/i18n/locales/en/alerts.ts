@@ -128,6 +128,7 @@ export const alerts = {
     incident: 'Incident',
     incidentLink: 'Incident #{{id}}',
     noIncident: 'Not in an incident',
+    details: 'Details',
     summary: 'Summary',
     noDescription: 'No description.',
     score: 'Score',

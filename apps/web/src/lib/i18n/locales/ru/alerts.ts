@@ -131,6 +131,7 @@ export const alerts: Translation<typeof english> = {
     incident: 'Инцидент',
     incidentLink: 'Инцидент №{{id}}',
     noIncident: 'Не входит в инцидент',
+    details: 'Сведения',
     summary: 'Сводка',
     noDescription: 'Описания нет.',
     score: 'Оценка',
