@@ -171,12 +171,15 @@ export async function widgetData(db: Queryable, scope: TenantScope, request: Wid
           WHERE ${tenant(q, sql`n.company_id`)} AND n.event_type = 'alert' AND n.ts >= ${q.from} AND n.ts < ${q.to}
             AND n.signature IS NOT NULL
           GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${q.limit}
+        ), titled AS (
+          SELECT a.title AS key, count(*)::int8 AS n FROM alerts a
+          WHERE ${tenant(q, sql`a.company_id`)} AND a.first_seen >= ${q.from} AND a.first_seen < ${q.to}
+            AND a.title IN (SELECT key FROM top)
+          GROUP BY 1
         )
-        SELECT top.key, top.value,
-               (SELECT count(*) FROM alerts a
-                WHERE ${tenant(q, sql`a.company_id`)} AND a.first_seen >= ${q.from} AND a.first_seen < ${q.to}
-                  AND a.title = top.key)::int8 AS secondary
-        FROM top ORDER BY top.value DESC, top.key`);
+        SELECT top.key, top.value, COALESCE(titled.n, 0)::int8 AS secondary
+        FROM top LEFT JOIN titled ON titled.key = top.key
+        ORDER BY top.value DESC, top.key`);
       return categories(request.kind, topItems(rows));
     }
     case 'top_hosts': {
