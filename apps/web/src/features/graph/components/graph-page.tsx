@@ -117,7 +117,14 @@ export default function GraphPage() {
       <PageHeader
         title={t('graph.title')}
         subtitle={t('graph.subtitle')}
-        actions={<RootPicker root={root} onChoose={choose} incidents={mayViewIncidents} />}
+        actions={
+          <RootPicker
+            root={root}
+            onChoose={choose}
+            incidents={mayViewIncidents}
+            rootLabel={graph.data?.nodes.find((n) => n.id === graph.data?.root)?.label}
+          />
+        }
       />
       {root === null && (
         <Surface className="vigil-graph__empty">

@@ -11,10 +11,12 @@ export interface RootPickerProps {
   onChoose: (root: RootRef) => void;
   /** Whether the caller may view incidents (else only alerts are offered). */
   incidents: boolean;
+  /** How the graph names its root (`#17 Title`), shown until the search answers. */
+  rootLabel?: string | undefined;
 }
 
 /** Choose what the graph is about: an alert or an incident, found by id or title. */
-export function RootPicker({ root, onChoose, incidents }: RootPickerProps) {
+export function RootPicker({ root, onChoose, incidents, rootLabel }: RootPickerProps) {
   const { t } = useTranslation();
   const [kind, setKind] = useState<RootRef['kind']>(root?.kind ?? 'alert');
   const [search, setSearch] = useState('');
@@ -30,7 +32,7 @@ export function RootPicker({ root, onChoose, incidents }: RootPickerProps) {
   const data = (choices.data ?? []).map((c) => ({ value: String(c.id), label: `#${c.id} ${c.title}` }));
   const current = root && root.kind === kind ? String(root.id) : null;
   if (current && !data.some((d) => d.value === current))
-    data.unshift({ value: current, label: chosenLabel ?? `#${current}` });
+    data.unshift({ value: current, label: chosenLabel ?? rootLabel ?? `#${current}` });
   return (
     <Group gap="xs" wrap="nowrap" className="vigil-graph__picker">
       {incidents && (

@@ -2,7 +2,7 @@ import { graphNodeKinds } from '@vigil/contract';
 import { describe, expect, it } from 'vitest';
 import { palettes } from '../../../lib/theme/tokens';
 import { nodePivot } from '../api/graph';
-import { graphStylesheet, LARGE_GRAPH, layoutOptions, nodeKindColor, nodeKindLook } from './graph-style';
+import { graphStylesheet, LARGE_GRAPH, layoutOptions, nodeKindColor, nodeKindLook, ringLayout } from './graph-style';
 
 describe('graph style', () => {
   it('gives every kind of node its own shape and colour, from the theme chart colours', () => {
@@ -31,7 +31,24 @@ describe('graph style', () => {
 
   it('lays small graphs out by force and big ones in rings, never animated', () => {
     expect(layoutOptions(50, true)).toMatchObject({ name: 'cose', animate: false, randomize: true });
-    expect(layoutOptions(LARGE_GRAPH + 1, true)).toMatchObject({ name: 'concentric', animate: false });
+    expect(layoutOptions(LARGE_GRAPH + 1, true)).toMatchObject({ name: 'preset', animate: false });
+  });
+
+  it('places every node of a big graph once, the busiest in the middle, without two on one spot', () => {
+    const ids = Array.from({ length: 3000 }, (_, i) => `ip:10.0.${i >> 8}.${i & 255}`);
+    // ids[0] is tied to every node, ids[1] to fifty more: they are the busiest two.
+    const edges = [
+      ...ids.slice(1).map((id) => ({ source: ids[0]!, target: id })),
+      ...ids.slice(2, 52).map((id) => ({ source: ids[1]!, target: id })),
+    ];
+    const positions = ringLayout(ids, edges);
+    expect(positions.size).toBe(ids.length);
+    const spots = new Set([...positions.values()].map((p) => `${Math.round(p.x)},${Math.round(p.y)}`));
+    expect(spots.size).toBe(ids.length);
+    // ids[0] has the most relations: it sits in the centre.
+    expect(positions.get(ids[0]!)).toEqual({ x: 0, y: 0 });
+    const distance = (id: string) => Math.hypot(positions.get(id)!.x, positions.get(id)!.y);
+    expect(distance(ids[1]!)).toBeLessThan(distance(ids[2999]!));
   });
 
   it('pivots each kind of node to the page that lists its events', () => {

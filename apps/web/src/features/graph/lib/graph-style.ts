@@ -140,21 +140,47 @@ export function graphStylesheet(palette: Palette): GraphStyleBlock[] {
 /** Graphs above this many nodes skip the force layout (too slow) and skip arrowheads. */
 export const LARGE_GRAPH = 400;
 
-/** Layout options: a force layout for small graphs, concentric rings by degree for large ones; never animated. */
-export function layoutOptions(nodeCount: number, randomize: boolean): Record<string, unknown> {
-  if (nodeCount > LARGE_GRAPH) {
-    return {
-      name: 'concentric',
-      animate: false,
-      fit: true,
-      padding: 30,
-      minNodeSpacing: 6,
-      avoidOverlap: true,
-      // Busy nodes in the middle, leaves outside.
-      concentric: (node: { degree: (loops: boolean) => number }) => node.degree(false),
-      levelWidth: () => 2,
-    };
+/** Distance between neighbouring nodes of the ring arrangement, in model pixels. */
+const RING_SPACING = 46;
+
+/**
+ * Positions for a big graph in one pass: the busiest nodes in the middle, the others on rings
+ * around them in order of degree, each ring as full as its circumference allows. Cytoscape's own
+ * concentric layout with overlap avoidance took seconds at 3,000 nodes; this takes milliseconds.
+ */
+export function ringLayout(
+  nodeIds: readonly string[],
+  edges: readonly { source: string; target: string }[],
+): Map<string, { x: number; y: number }> {
+  const degree = new Map<string, number>(nodeIds.map((id) => [id, 0]));
+  for (const e of edges) {
+    if (degree.has(e.source)) degree.set(e.source, degree.get(e.source)! + 1);
+    if (degree.has(e.target)) degree.set(e.target, degree.get(e.target)! + 1);
   }
+  const order = [...nodeIds].sort((a, b) => degree.get(b)! - degree.get(a)! || (a < b ? -1 : a > b ? 1 : 0));
+  const positions = new Map<string, { x: number; y: number }>();
+  let placed = 0;
+  let ring = 0;
+  while (placed < order.length) {
+    const radius = ring * RING_SPACING * 1.4;
+    const capacity = ring === 0 ? 1 : Math.floor((2 * Math.PI * radius) / RING_SPACING);
+    const count = Math.min(capacity, order.length - placed);
+    for (let i = 0; i < count; i += 1) {
+      const angle = (2 * Math.PI * i) / count + ring * 0.5;
+      positions.set(order[placed + i]!, { x: radius * Math.cos(angle), y: radius * Math.sin(angle) });
+    }
+    placed += count;
+    ring += 1;
+  }
+  return positions;
+}
+
+/**
+ * Layout options: a force layout for small graphs; big ones are placed by `ringLayout` and shown
+ * with the preset layout. Never animated.
+ */
+export function layoutOptions(nodeCount: number, randomize: boolean): Record<string, unknown> {
+  if (nodeCount > LARGE_GRAPH) return { name: 'preset', animate: false, fit: true, padding: 30 };
   return {
     name: 'cose',
     animate: false,
