@@ -382,7 +382,7 @@ describe('investigation pages', () => {
     await rows('files-table').first().waitFor();
     expect(await rows('files-table').count()).toBe(1);
     expect(await rows('files-table').first().textContent()).toContain('statement.txt');
-    await rows('files-table').first().click();
+    // Arriving by hash opens the file's details at once.
     const drawer = page.getByTestId('file-drawer');
     await drawer.getByTestId('file-mails').waitFor();
     expect(await drawer.getByTestId('file-mails').textContent()).toContain(SUBJECT);
@@ -414,14 +414,17 @@ describe('investigation pages', () => {
       await screenshot(page, `investigation-mail-list-${theme}-en`);
 
       await page.goto(`${server.url}/investigation/files`);
-      await rows('files-table').first().waitFor();
-      await rows('files-table').first().click();
+      await rows('files-table').filter({ hasText: 'statement.txt' }).click();
       await page.getByTestId('file-drawer').getByTestId('file-mails').waitFor();
       await screenshot(page, `investigation-files-${theme}-en`);
 
       await page.goto(`${server.url}/investigation/endpoint-events?host_name=${HOST}`);
       await rows('endpoint-table').first().waitFor();
       await screenshot(page, `investigation-endpoint-${theme}-en`);
+      await rows('endpoint-table').filter({ hasText: '-nop -w hidden' }).click();
+      await page.getByTestId('endpoint-drawer').getByTestId('raw-json').waitFor();
+      await screenshot(page, `investigation-endpoint-drawer-${theme}-en`);
+      await page.keyboard.press('Escape');
       await page.getByTestId('host-process-tree').click();
       await page.getByRole('treeitem').nth(3).waitFor();
       await page.getByRole('treeitem', { name: /powershell\.exe/ }).click();

@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { IconDownload, IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { detectedFileTypes } from '@vigil/contract';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LoadError, useSearchBox, VirtualTable, type Column } from '../../../components/list';
@@ -202,6 +202,17 @@ export default function FilesPage() {
   const [open, setOpen] = useState<string | null>(null);
   const [active, setActive] = useState(-1);
   const companyName = useCompanyName();
+
+  // Arriving with `?sha256=` (a link from a mail, an alert or a process): open that file's details at once.
+  const opened = useRef<string | null>(null);
+  const wanted = filters.sha256?.toLowerCase();
+  useEffect(() => {
+    if (!wanted || opened.current === wanted || data.isFetching) return;
+    if (data.rows.length > 0 && data.rows.every((row) => row.sha256 === wanted)) {
+      opened.current = wanted;
+      setOpen(wanted);
+    }
+  }, [wanted, data.rows, data.isFetching]);
 
   const columns = useMemo<Column<WarehouseHash>[]>(
     () => [
