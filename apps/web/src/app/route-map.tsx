@@ -215,9 +215,14 @@ export const profileIcon = IconUser;
 
 export const allRoutes: readonly PageRoute[] = [...routeMap.flatMap((section) => section.routes), ...userRoutes];
 
-/** Whether a route belongs in the sidebar: it has a page, no parameters, and is not a headless page. */
+/** Whether a route is a menu entry once built: no parameters, not headless, not left out on purpose. */
+export function isListedRoute(route: PageRoute): boolean {
+  return (route.menu ?? true) && route.layout !== 'headless' && !route.path.includes(':');
+}
+
+/** Whether a route belongs in the sidebar: it is listed and its page exists. */
 export function isMenuRoute(route: PageRoute): boolean {
-  return (route.menu ?? true) && route.page !== undefined && route.layout !== 'headless' && !route.path.includes(':');
+  return isListedRoute(route) && route.page !== undefined;
 }
 
 export function findRoute(id: NavKey): PageRoute | undefined {

@@ -2,7 +2,7 @@ import { NavLink, ScrollArea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, useLocation } from 'react-router';
 import { useAbility } from '../../lib/permissions';
-import { isMenuRoute, routeMap, type NavSection, type PageRoute } from '../route-map';
+import { isListedRoute, isMenuRoute, routeMap, type NavSection, type PageRoute } from '../route-map';
 
 /** Sections and their pages that the user may open and that exist (spec §2, §6). */
 export function useVisibleMenu(): { section: NavSection; routes: PageRoute[] }[] {
@@ -32,7 +32,8 @@ export function Sidebar() {
         {menu.map(({ section, routes }) => {
           const Icon = section.icon;
           const icon = <Icon size={18} stroke={1.7} />;
-          if (routes.length === 1 && section.routes.length === 1) {
+          // A section of one page (its detail pages aside) is a plain link, not a group of one.
+          if (routes.length === 1 && section.routes.filter(isListedRoute).length === 1) {
             const route = routes[0]!;
             return (
               <NavLink

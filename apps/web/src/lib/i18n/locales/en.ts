@@ -210,6 +210,13 @@ export const en = {
     perPage: '{{size}} / page',
     previous: 'Previous page',
     next: 'Next page',
+    selectLoaded: 'Select all loaded rows',
+    loadingMore: 'Loading more rows…',
+    selectedCount: '{{count}} selected',
+    selectAllMatching: 'Select all {{count}} matching',
+    allMatchingSelected: 'All {{count}} matching rows are selected',
+    clearSelection: 'Clear selection',
+    matching: '{{count}} matching',
   },
   systemLogs: {
     title: 'System log',

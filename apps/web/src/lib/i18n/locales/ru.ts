@@ -212,6 +212,13 @@ export const ru: Translation = {
     perPage: '{{size}} на стр.',
     previous: 'Предыдущая страница',
     next: 'Следующая страница',
+    selectLoaded: 'Выбрать все загруженные строки',
+    loadingMore: 'Загружаем ещё строки…',
+    selectedCount: 'Выбрано: {{count}}',
+    selectAllMatching: 'Выбрать все подходящие ({{count}})',
+    allMatchingSelected: 'Выбраны все подходящие строки: {{count}}',
+    clearSelection: 'Снять выбор',
+    matching: 'Найдено: {{count}}',
   },
   systemLogs: {
     title: 'Системный журнал',
