@@ -138,23 +138,17 @@ describe('incidents', () => {
 
   it('makes an incident from three alerts and works it: comment, task, status, SLA', async () => {
     await signIn();
-    await page.goto(`${server.url}/incidents`);
-    await page.getByTestId('incident-create').click();
-    const form = page.getByTestId('create-incident-form');
-    // Nothing named: the form says what is missing and sends nothing.
-    await page.getByTestId('create-submit').click();
-    expect(await form.getByText('Give the incident a title.').isVisible()).toBe(true);
-    expect(await form.getByText('Name at least one alert by its ID (numbers only).').isVisible()).toBe(true);
-
-    await page.getByTestId('create-title').fill('Cobalt Strike beacon and lateral movement');
-    await page.getByTestId('create-alert-ids').fill(alerts.map((a) => a.id).join(', '));
-    await page.getByTestId('create-severity').click();
-    await page.getByRole('option', { name: 'High' }).click();
-    await page.getByTestId('create-submit').click();
+    // In the alert queue: three alerts selected, then "new incident" from the bulk menu.
+    await page.goto(`${server.url}/alerts`);
+    for (const alert of alerts) await page.getByRole('checkbox', { name: `Select alert ${alert.id}` }).check();
+    await page.getByTestId('bulk-incident').click();
+    await page.getByTestId('bulk-new-incident').click();
+    await page.getByRole('textbox', { name: 'Title' }).fill('Cobalt Strike beacon and lateral movement');
+    await page.getByTestId('incident-submit').click();
     await page.waitForURL(/\/incidents\/\d+$/);
     incidentId = Number(new URL(page.url()).pathname.split('/').pop());
-    await page.getByTestId('incident-title').waitFor();
-    expect(await page.getByTestId('incident-title').textContent()).toBe(
+    await page.getByTestId('incident-heading').waitFor();
+    expect(await page.getByTestId('incident-heading').textContent()).toBe(
       `#${incidentId} Cobalt Strike beacon and lateral movement`,
     );
     expect(await status()).toBe('open');
@@ -279,7 +273,7 @@ describe('incidents', () => {
     await page.getByTestId('edit-description').fill('## Scope\n\n*Two* hosts; see `SRV-DB-01`.');
     await page.getByTestId('edit-submit').click();
     await page.getByTestId('edit-incident-form').waitFor({ state: 'detached' });
-    expect(await page.getByTestId('incident-title').textContent()).toBe(
+    expect(await page.getByTestId('incident-heading').textContent()).toBe(
       `#${incidentId} Cobalt Strike beacon, lateral movement to SRV-DB-01`,
     );
     const description = page.getByTestId('incident-description');
@@ -314,7 +308,7 @@ describe('incidents', () => {
     );
     await rows.first().click();
     await page.waitForURL(new RegExp(`/incidents/${incidentId}$`));
-    await page.getByTestId('incident-title').waitFor();
+    await page.getByTestId('incident-heading').waitFor();
   });
 
   it('shows a viewer without the change permission a read-only incident', async () => {
@@ -341,7 +335,7 @@ describe('incidents', () => {
     });
     await signIn('incident-reader', 'Reads-Incidents-77');
     await page.goto(`${server.url}/incidents/${incidentId}`);
-    await page.getByTestId('incident-title').waitFor();
+    await page.getByTestId('incident-heading').waitFor();
     await page.getByTestId('linked-alert').first().waitFor();
     expect(await page.getByTestId('read-only').isVisible()).toBe(true);
     for (const control of ['incident-status-button', 'comment-editor', 'task-title', 'task-done', 'add-alert-ids'])
@@ -353,18 +347,34 @@ describe('incidents', () => {
     expect(await page.getByTestId('incident-create').count()).toBe(0);
   });
 
-  it('looks finished in both themes', async () => {
+  it('makes an incident by alert ids from the list, and looks finished in both themes', async () => {
     await signIn();
     await mkdir(SHOTS, { recursive: true });
-    // A second incident still open, so the page shows running timers and an open workflow.
-    const open = await apiInPage<{ id: number }>(page, 'POST', '/api/incidents/', {
-      title: 'PowerShell download cradle on WS-FIN-07',
-      severity: 'critical',
-      description:
+    // A second incident, made with the list's "new incident" form and left open (running timers).
+    await page.goto(`${server.url}/incidents`);
+    await page.getByTestId('incident-create').click();
+    const form = page.getByTestId('create-incident-form');
+    // Nothing named: the form says what is missing beside each field and sends nothing.
+    await page.getByTestId('create-submit').click();
+    expect(await form.getByText('Give the incident a title.').isVisible()).toBe(true);
+    expect(await form.getByText('Name at least one alert by its ID (numbers only).').isVisible()).toBe(true);
+    await page.getByTestId('create-title').fill('PowerShell download cradle on WS-FIN-07');
+    await page.getByTestId('create-alert-ids').fill(`#${alerts[1]!.id}`);
+    await page.getByTestId('create-severity').click();
+    await page.getByRole('option', { name: 'Critical' }).click();
+    await form
+      .getByRole('textbox', { name: 'Description' })
+      .fill(
         'Beacon traffic followed by a **PowerShell download cradle** from `WS-FIN-07`.\n\n' +
-        '1. Confirm the parent process\n2. Pull the proxy logs for the last 24 hours',
-      alert_ids: [alerts[1]!.id],
-    });
+          '1. Confirm the parent process\n2. Pull the proxy logs for the last 24 hours',
+      );
+    await page.getByTestId('create-submit').click();
+    await page.waitForURL(/\/incidents\/\d+$/);
+    const open = { id: Number(new URL(page.url()).pathname.split('/').pop()) };
+    await page.getByTestId('incident-description').locator('strong').waitFor();
+    await page.getByTestId('linked-alert').first().waitFor();
+    expect(await page.getByTestId('linked-alert').count()).toBe(1);
+    expect(await page.locator('.vigil-pill[data-severity]').first().getAttribute('data-severity')).toBe('critical');
     await apiInPage(page, 'POST', `/api/incidents/${open.id}/comments/`, {
       body: 'Proxy logs requested from the network team. The host is **not isolated yet**.',
     });

@@ -233,7 +233,7 @@ export default function IncidentPage() {
                   </Badge>
                 )}
               </Group>
-              <Title order={1} className="vigil-page__title" data-testid="incident-title">
+              <Title order={1} className="vigil-page__title" data-testid="incident-heading">
                 <span className="vigil-incident-page__id">#{incident.id}</span> {incident.title}
               </Title>
             </Stack>
