@@ -432,5 +432,16 @@ describe('investigation pages', () => {
       await page.screenshot({ path: `${SHOTS}/process-tree-${theme}.png` });
     }
     expect(pixelRequests).toEqual([]);
+
+    // Russian texts fit the same layouts.
+    await apiInPage(page, 'PUT', '/api/users/me/', { theme: 'dark', locale: 'ru' });
+    await page.evaluate(() => localStorage.setItem('user-language', JSON.stringify('ru')));
+    await page.goto(`${server.url}/investigation/network?ip=${CLIENT}`);
+    await rows('network-table').first().waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Сетевые события');
+    await screenshot(page, 'investigation-network-dark-ru');
+    await page.goto(`${server.url}/investigation/emails/${mailId}`);
+    await page.frameLocator('[data-testid="mail-html"]').locator('#greeting').waitFor();
+    await screenshot(page, 'investigation-mail-dark-ru');
   });
 });

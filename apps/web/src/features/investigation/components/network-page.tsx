@@ -90,7 +90,7 @@ export default function NetworkPage() {
       {
         id: 'summary',
         header: t('investigation.network.summary'),
-        width: 'minmax(260px, 1fr)',
+        width: 'minmax(250px, 1fr)',
         render: (row) => {
           const event = networkEventOf(row);
           const summary = networkSummary(event, i18n.language);
@@ -111,7 +111,7 @@ export default function NetworkPage() {
       {
         id: 'severity',
         header: t('investigation.network.severity'),
-        width: '96px',
+        width: '112px',
         render: (row) => {
           const severity = networkEventOf(row).severity;
           return severity ? <SeverityBadge severity={severity} /> : null;
