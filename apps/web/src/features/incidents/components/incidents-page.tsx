@@ -64,7 +64,7 @@ export default function IncidentsPage() {
       {
         id: 'id',
         header: t('incidents.list.id'),
-        width: '68px',
+        width: '64px',
         sortField: 'id',
         render: (row) => <span className="vigil-incidents-list__id">#{row.id}</span>,
       },
@@ -88,13 +88,13 @@ export default function IncidentsPage() {
       {
         id: 'status',
         header: t('incidents.fields.status'),
-        width: '124px',
+        width: '118px',
         render: (row) => <IncidentStatusBadge status={row.status} />,
       },
       {
         id: 'sla',
         header: t('incidents.list.sla'),
-        width: '196px',
+        width: '184px',
         render: (row) => <LiveSla incident={row} />,
       },
       {
@@ -134,7 +134,7 @@ export default function IncidentsPage() {
       {
         id: 'created',
         header: t('incidents.fields.created'),
-        width: '158px',
+        width: '150px',
         sortField: 'created_at',
         render: (row) => <span className="vigil-incident-mono">{formatDate(row.createdAt, 'isoDateTime')}</span>,
       },
