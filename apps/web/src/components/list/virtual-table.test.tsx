@@ -6,7 +6,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../lib/i18n';
 import { useSelection } from './selection';
-import { VirtualTable, type Column } from './virtual-table';
+import { minimumWidth, VirtualTable, type Column } from './virtual-table';
 
 interface Row {
   id: number;
@@ -139,5 +139,12 @@ describe('VirtualTable', () => {
       { wrapper: wrap },
     );
     expect(screen.getByText('No alerts')).toBeTruthy();
+  });
+});
+
+describe('minimumWidth', () => {
+  it('adds the fixed part of every track so header and rows share one width', () => {
+    expect(minimumWidth(['40px', '110px', 'minmax(240px, 1fr)', 'minmax( 120.5px ,2fr)', '1fr', 'auto'])).toBe(511);
+    expect(minimumWidth([])).toBe(0);
   });
 });

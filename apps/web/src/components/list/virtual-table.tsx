@@ -69,6 +69,20 @@ export interface VirtualTableProps<Row> {
 }
 
 const CHECKBOX_TRACK = '40px';
+
+/**
+ * The narrowest the table may be: the fixed part of every track (`120px`, `minmax(200px, 1fr)`).
+ * Header and rows are both this wide at least, so their grids resolve the same tracks and the
+ * columns line up however many flexible ones there are; a narrower window scrolls sideways.
+ */
+export function minimumWidth(tracks: readonly string[]): number {
+  let total = 0;
+  for (const track of tracks) {
+    const fixed = /^(\d+(?:\.\d+)?)px$/.exec(track.trim()) ?? /^minmax\(\s*(\d+(?:\.\d+)?)px\s*,/.exec(track.trim());
+    if (fixed) total += Number(fixed[1]);
+  }
+  return Math.ceil(total);
+}
 const SKELETON_ROWS = 12;
 
 interface RowProps<Row> {
@@ -231,9 +245,11 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const fill = useFillHeight(height === 'fill', bottomGap);
   const selectable = selection !== undefined && rowId !== undefined;
-  const template = [selectable ? CHECKBOX_TRACK : null, ...columns.map((column) => column.width)]
-    .filter((track) => track !== null)
-    .join(' ');
+  const tracks = [selectable ? CHECKBOX_TRACK : null, ...columns.map((column) => column.width)].filter(
+    (track) => track !== null,
+  );
+  const template = tracks.join(' ');
+  const minWidth = minimumWidth(tracks);
   const itemCount = rows.length + (hasMore ? 1 : 0);
 
   const tableHeight = height === 'fill' ? fill.height : height;
@@ -339,7 +355,11 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
         aria-busy={loading || loadingMore}
         tabIndex={0}
         onKeyDown={onKeyDown}
-        style={{ ['--vigil-vtable-columns' as string]: template, ['--vigil-vtable-row' as string]: `${rowHeight}px` }}
+        style={{
+          ['--vigil-vtable-columns' as string]: template,
+          ['--vigil-vtable-row' as string]: `${rowHeight}px`,
+          ['--vigil-vtable-min-width' as string]: `${minWidth}px`,
+        }}
       >
         <div role="rowgroup" className="vigil-vtable__head">
           <div role="row" aria-rowindex={1} className="vigil-vtable__head-row">
