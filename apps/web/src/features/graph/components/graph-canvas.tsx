@@ -69,6 +69,8 @@ export function GraphCanvas(props: GraphCanvasProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const cyRef = useRef<Core | null>(null);
   const laidOutRoot = useRef<string | null>(null);
+  const wasLarge = useRef(false);
+  const markedExpanded = useRef<ReadonlySet<string>>(new Set());
   const latest = useRef(props);
   latest.current = props;
 
@@ -121,61 +123,75 @@ export function GraphCanvas(props: GraphCanvasProps) {
     if (!cy) return;
     const started = performance.now();
     const large = nodes.length > LARGE_GRAPH;
-    const wanted = new Set<string>();
+    const newRoot = laidOutRoot.current !== rootId;
+    // Big graphs get their ring positions as they are added: no layout pass over thousands of nodes.
+    const ring =
+      newRoot && large
+        ? ringLayout(
+            nodes.map((n) => n.id),
+            edges,
+          )
+        : null;
     const added: string[] = [];
     cy.batch(() => {
+      // A new root starts from an empty canvas.
+      if (newRoot) cy.elements().remove();
+      const wanted = new Set<string>();
       const fresh: ElementDefinition[] = [];
       for (const node of nodes) {
         wanted.add(node.id);
-        const existing = cy.getElementById(node.id);
-        if (existing.nonempty()) {
+        const existing = newRoot ? null : cy.getElementById(node.id);
+        if (existing && existing.nonempty()) {
           if (existing.data('label') !== node.label) existing.data('label', node.label);
           continue;
         }
-        fresh.push(nodeElement(node, rootId));
+        const position = ring?.get(node.id);
+        fresh.push(position ? { ...nodeElement(node, rootId), position } : nodeElement(node, rootId));
         added.push(node.id);
       }
       for (const edge of edges) {
         wanted.add(edge.id);
         const label = edgeLabel(edge);
-        const existing = cy.getElementById(edge.id);
-        if (existing.nonempty()) {
+        const existing = newRoot ? null : cy.getElementById(edge.id);
+        if (existing && existing.nonempty()) {
           existing.data({ label, weight: weightOf(edge.count) });
           continue;
         }
         fresh.push({
           group: 'edges',
           data: { id: edge.id, source: edge.source, target: edge.target, label, weight: weightOf(edge.count) },
+          classes: large ? '' : 'directed',
         });
       }
-      cy.elements()
-        .filter((element) => !wanted.has(element.id()))
-        .remove();
-      if (fresh.length > 0) cy.add(fresh);
-      cy.edges().toggleClass('directed', !large);
-    });
-    if (nodes.length === 0) return;
-    if (laidOutRoot.current !== rootId) {
-      // A new root: lay the whole graph out.
-      laidOutRoot.current = rootId;
-      if (large) {
-        const positions = ringLayout(
-          nodes.map((n) => n.id),
-          edges,
-        );
-        cy.batch(() => cy.nodes().forEach((n) => void n.position(positions.get(n.id()) ?? { x: 0, y: 0 })));
+      if (!newRoot) {
+        cy.elements()
+          .filter((element) => !wanted.has(element.id()))
+          .remove();
       }
-      const layout = cy.layout(layoutOptions(nodes.length, true) as unknown as cytoscape.LayoutOptions);
+      if (fresh.length > 0) cy.add(fresh);
+      // Arrowheads only while the graph is small (crossing the line re-marks every edge once).
+      if (!newRoot && large !== wasLarge.current) cy.edges().toggleClass('directed', !large);
+    });
+    wasLarge.current = large;
+    if (nodes.length === 0) return;
+    if (newRoot) {
+      laidOutRoot.current = rootId;
       // Measured for bench/web-graph.ts: elements added, laid out and drawn once.
-      layout.one('layoutstop', () =>
+      const measure = () =>
         cy.one('render', () =>
           performance.measure('vigil-graph:first-layout', {
             start: started,
             end: performance.now(),
             detail: { nodes: nodes.length, edges: edges.length },
           }),
-        ),
-      );
+        );
+      if (ring) {
+        measure();
+        cy.fit(undefined, 30);
+        return;
+      }
+      const layout = cy.layout(layoutOptions(nodes.length, true) as unknown as cytoscape.LayoutOptions);
+      layout.one('layoutstop', measure);
       layout.run();
       return;
     }
@@ -195,12 +211,16 @@ export function GraphCanvas(props: GraphCanvasProps) {
     const cy = cyRef.current;
     if (!cy) return;
     cy.batch(() => {
-      cy.nodes(':selected').unselect();
-      if (selectedId) cy.getElementById(selectedId).select();
-      cy.nodes().forEach((n) => {
-        n.toggleClass('expanded', expandedIds.has(n.id()));
-      });
+      const selected = cy.nodes(':selected');
+      if (selected.length !== 1 || selected.first().id() !== selectedId) {
+        selected.unselect();
+        if (selectedId) cy.getElementById(selectedId).select();
+      }
+      // Only the nodes whose mark changed (a root graph of thousands is never walked whole).
+      for (const id of markedExpanded.current) if (!expandedIds.has(id)) cy.getElementById(id).removeClass('expanded');
+      for (const id of expandedIds) cy.getElementById(id).addClass('expanded');
     });
+    markedExpanded.current = expandedIds;
   }, [selectedId, expandedIds, nodes]);
 
   useImperativeHandle(
