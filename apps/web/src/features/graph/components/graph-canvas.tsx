@@ -1,7 +1,7 @@
 import cytoscape, { type Core, type ElementDefinition, type EventObject, type StylesheetJson } from 'cytoscape';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import type { GraphEdge, GraphNode } from '../api/graph';
-import { graphStylesheet, LARGE_GRAPH, layoutOptions, ringLayout } from '../lib/graph-style';
+import { FIT_PADDING, graphStylesheet, LARGE_GRAPH, layoutOptions, ringLayout } from '../lib/graph-style';
 import type { Palette } from '../../../lib/theme/tokens';
 
 /** What the toolbar can ask of the canvas. */
@@ -187,7 +187,7 @@ export function GraphCanvas(props: GraphCanvasProps) {
         );
       if (ring) {
         measure();
-        cy.fit(undefined, 30);
+        cy.fit(undefined, FIT_PADDING);
         return;
       }
       const layout = cy.layout(layoutOptions(nodes.length, true) as unknown as cytoscape.LayoutOptions);
@@ -226,7 +226,7 @@ export function GraphCanvas(props: GraphCanvasProps) {
   useImperativeHandle(
     props.controlsRef,
     () => ({
-      fit: () => cyRef.current?.fit(undefined, 30),
+      fit: () => cyRef.current?.fit(undefined, FIT_PADDING),
       zoomBy: (factor: number) => {
         const cy = cyRef.current;
         if (!cy) return;

@@ -137,6 +137,9 @@ export function graphStylesheet(palette: Palette): GraphStyleBlock[] {
   return blocks;
 }
 
+/** Room kept around a fitted graph, so the toolbar and figures over the canvas do not cover nodes. */
+export const FIT_PADDING = 56;
+
 /** Graphs above this many nodes skip the force layout (too slow) and skip arrowheads. */
 export const LARGE_GRAPH = 400;
 
@@ -180,12 +183,12 @@ export function ringLayout(
  * with the preset layout. Never animated.
  */
 export function layoutOptions(nodeCount: number, randomize: boolean): Record<string, unknown> {
-  if (nodeCount > LARGE_GRAPH) return { name: 'preset', animate: false, fit: true, padding: 30 };
+  if (nodeCount > LARGE_GRAPH) return { name: 'preset', animate: false, fit: true, padding: FIT_PADDING };
   return {
     name: 'cose',
     animate: false,
     fit: true,
-    padding: 40,
+    padding: FIT_PADDING,
     randomize,
     nodeDimensionsIncludeLabels: false,
     numIter: nodeCount > 150 ? 600 : 1200,
