@@ -105,6 +105,34 @@ describe('unlinking alerts from an incident', () => {
   });
 });
 
+describe('the incident workflow', () => {
+  it('moves forward, reopens only into investigation, never back to open, and names what is allowed', async () => {
+    const { id } = await incidentOf(7800, 1);
+    const move = (status: string) =>
+      analyst.patch<{ status: string; errors: Record<string, string[]> }>(`/api/incidents/${id}/`, { status });
+    expect((await move('open')).status).toBe(200);
+    expect((await move('contained')).status).toBe(200);
+    expect((await move('investigating')).status).toBe(200);
+    const back = await move('open');
+    expect(back.status).toBe(400);
+    expect(back.body.errors.status?.[0]).toBe(
+      'An incident that is investigating can move to: contained, resolved, closed.',
+    );
+    expect((await move('closed')).status).toBe(200);
+    expect((await move('resolved')).status).toBe(400);
+    expect((await move('investigating')).status).toBe(200);
+    const detail = await analyst.get<IncidentDetail>(`/api/incidents/${id}/`);
+    expect(detail.body.status).toBe('investigating');
+    const steps = detail.body.timeline.filter((e) => e.kind === 'status').map((e) => e.data);
+    expect(steps).toEqual([
+      { before: 'open', after: 'contained' },
+      { before: 'contained', after: 'investigating' },
+      { before: 'investigating', after: 'closed' },
+      { before: 'closed', after: 'investigating' },
+    ]);
+  });
+});
+
 describe('a summary with a change of status', () => {
   it('keeps the resolution summary in the status entry of the timeline', async () => {
     const { id } = await incidentOf(7600, 1);

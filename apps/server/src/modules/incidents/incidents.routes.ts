@@ -1,7 +1,9 @@
 import {
+  canIncidentTransition,
   commentCreateSchema,
   incidentCreateSchema,
   incidentGroupingSchema,
+  incidentTransitions,
   incidentUpdateSchema,
   taskCreateSchema,
   taskUpdateSchema,
@@ -158,6 +160,10 @@ export async function registerIncidents(app: FastifyInstance, deps: AppDeps): Pr
       if (input.assignee_id && !(await assignable(tx, input.assignee_id, before.company_id)))
         throw ValidationError.field('assignee_id', 'No such user can work on this incident.');
       const status = input.status ?? before.status;
+      if (!canIncidentTransition(before.status, status)) {
+        const allowed = incidentTransitions[before.status].join(', ');
+        throw ValidationError.field('status', `An incident that is ${before.status} can move to: ${allowed}.`);
+      }
       if (input.summary !== undefined && status === before.status)
         throw ValidationError.field('summary', 'A summary goes with a change of status.');
       const overlap = input.add_alert_ids?.filter((alertId) => input.remove_alert_ids?.includes(alertId)) ?? [];

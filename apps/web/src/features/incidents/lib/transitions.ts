@@ -1,28 +1,15 @@
-import { incidentStatuses, type Incident } from '@vigil/contract';
+import { canIncidentTransition, incidentStatuses, incidentTransitions, type Incident } from '@vigil/contract';
 
 export type IncidentStatus = Incident['status'];
 
-/**
- * The incident workflow: where each status may go next. Work moves forward (open → investigating →
- * contained → resolved → closed, steps may be skipped); a resolved or closed incident may only be
- * reopened into investigation, so its SLA and history stay honest.
- */
-const transitions: Record<IncidentStatus, readonly IncidentStatus[]> = {
-  open: ['investigating', 'contained', 'resolved', 'closed'],
-  investigating: ['contained', 'resolved', 'closed'],
-  contained: ['investigating', 'resolved', 'closed'],
-  resolved: ['closed', 'investigating'],
-  closed: ['investigating'],
-};
-
 /** The statuses an incident in `status` may move to, in workflow order. */
 export function allowedTransitions(status: IncidentStatus): IncidentStatus[] {
-  const next = transitions[status];
+  const next = incidentTransitions[status];
   return incidentStatuses.filter((candidate) => next.includes(candidate));
 }
 
 export function canTransition(from: IncidentStatus, to: IncidentStatus): boolean {
-  return transitions[from].includes(to);
+  return from !== to && canIncidentTransition(from, to);
 }
 
 /** Statuses that end the work on an incident: moving into one asks for a resolution summary. */
