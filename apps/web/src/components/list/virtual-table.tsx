@@ -271,9 +271,12 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     if (lastItem.index >= rows.length - 10) loadMore();
   }, [lastItem, hasMore, loadingMore, loadMore, rows.length]);
 
-  // Keep the keyboard cursor in view.
+  // Keep the keyboard cursor in view when it moves (not when more rows arrive while the user scrolls away).
+  const scrolledTo = useRef<number | undefined>(undefined);
   useEffect(() => {
+    if (activeIndex === scrolledTo.current) return;
     if (activeIndex !== undefined && activeIndex >= 0 && activeIndex < rows.length) {
+      scrolledTo.current = activeIndex;
       virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
     }
   }, [activeIndex, rows.length, virtualizer]);

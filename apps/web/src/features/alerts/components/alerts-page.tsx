@@ -100,13 +100,14 @@ export default function AlertsPage() {
     filter: apiFilters,
     filterKey: filtersKey,
   });
-  const [activeIndex, setActiveIndex] = useState(0);
+  // -1: no row highlighted yet (j or ↓ highlights the first); actions then reach the first row.
+  const [activeIndex, setActiveIndex] = useState(-1);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [busy, setBusy] = useState(false);
   const [fresh, setFresh] = useState(noNewAlerts);
 
   useEffect(() => {
-    setActiveIndex(0);
+    setActiveIndex(-1);
     setFresh(noNewAlerts);
     setCountOverride(null);
   }, [filtersKey, list.ordering]);
@@ -202,7 +203,7 @@ export default function AlertsPage() {
       const picked = 'ids' in request ? rows.filter((row) => selection.ids.has(row.id)) : rows;
       return { request, size: selection.size, rows: picked };
     }
-    const row = rows[activeIndex];
+    const row = rows[Math.max(0, activeIndex)];
     return row ? { request: { ids: [row.id] }, size: 1, rows: [row] } : null;
   };
 
@@ -268,7 +269,7 @@ export default function AlertsPage() {
     const action = shortcutFor(event);
     if (!action) return;
     if (changingActions.has(action) && !mayChange) return;
-    const row = rows[activeIndex];
+    const row = rows[Math.max(0, activeIndex)];
     const handled = () => event.preventDefault();
     switch (action) {
       case 'next':
