@@ -210,6 +210,7 @@ describe('the alert queue and the alert page', () => {
     // The first row is highlighted: take it, close it as a false positive.
     const firstId = target!.id;
     await rowOf(target!.title).first().waitFor();
+    await page.keyboard.press('j');
     expect(await rows().first().getAttribute('data-active')).toBe('true');
     await page.keyboard.press('a');
     await rows().first().getByText('Me', { exact: true }).waitFor();
@@ -220,6 +221,7 @@ describe('the alert queue and the alert page', () => {
     const closed = await admin.request<AlertRow>('GET', `/api/alerts/${firstId}/`);
     expect(closed).toMatchObject({ status: 'closed', resolution: 'false_positive', assignee_id: adminId });
     // The row stays where it was (nothing jumps); j moves on and Enter opens the next one.
+    await page.getByTestId('resolution-true_positive').waitFor({ state: 'detached' });
     await page.keyboard.press('j');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/alerts\/\d+$/);
@@ -349,6 +351,7 @@ describe('the alert queue and the alert page', () => {
     for (const theme of ['light', 'dark'] as const) {
       await page.goto(`${server.url}/alerts?theme=${theme}`);
       await rows().nth(5).waitFor();
+      await page.keyboard.press('j');
       await page.keyboard.press('j');
       await page.keyboard.press('j');
       await page.keyboard.press('x');
