@@ -1,7 +1,6 @@
 import '@mantine/core/styles.css';
 import './main-app.css';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { EmptyStartPage } from '../components/pages/empty-start-page';
 import { NotFoundPage } from '../components/pages/not-found-page';
@@ -23,9 +22,16 @@ function StartPage() {
   return first ? <Navigate to={first.path} replace /> : <EmptyStartPage />;
 }
 
+/**
+ * One cache for the page's life, made outside the component: the first render of the application
+ * suspends while a page's code loads, and state made in a render that never committed is thrown
+ * away — a cache kept in state would lose what that render already asked for. Signing out loads
+ * the sign-in page anew, so no data outlives the session in this tab.
+ */
+const queryClient = createQueryClient();
+
 /** The main application (spec §2): every page of the route map, for a fully signed-in user. */
 export default function MainApp() {
-  const [queryClient] = useState(createQueryClient);
   const mainRoutes = allRoutes.filter((route) => route.layout !== 'headless');
   const headlessRoutes = allRoutes.filter((route) => route.layout === 'headless');
   return (

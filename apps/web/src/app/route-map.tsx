@@ -15,7 +15,9 @@ import {
   IconWand,
   type Icon,
 } from '@tabler/icons-react';
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { prefetchAlertQueue } from '../features/alerts/api/prefetch';
 import type { PermissionCheck } from '../lib/permissions';
 import type { en } from '../lib/i18n/locales/en';
 
@@ -35,6 +37,8 @@ export interface PageRoute {
   layout?: 'main' | 'headless';
   /** Listed in the sidebar (details pages with parameters are not). Default true for main pages without parameters. */
   menu?: boolean;
+  /** Starts reading the page's data from the URL while its code still loads. */
+  prefetch?: (client: QueryClient, search: URLSearchParams) => void;
 }
 
 export interface NavSection {
@@ -85,7 +89,7 @@ export const routeMap: readonly NavSection[] = [
     id: 'alerts',
     icon: IconAlertTriangle,
     routes: [
-      { id: 'alerts', path: '/alerts', permission: view('alerts'), page: AlertsPage },
+      { id: 'alerts', path: '/alerts', permission: view('alerts'), page: AlertsPage, prefetch: prefetchAlertQueue },
       { id: 'alertDetails', path: '/alerts/:id', permission: view('alerts'), page: AlertPage },
     ],
   },

@@ -1,4 +1,4 @@
-export { orderingField, useList, useListState } from './list';
+export { orderingField, readListState, useList, useListState } from './list';
 export type { FilterKind, FiltersOf, ListDefinition, ListPage, ListState } from './list';
-export { cursorOf, useInfiniteList } from './infinite';
+export { cursorOf, infiniteListQuery, prefetchInfiniteList, useInfiniteList } from './infinite';
 export type { InfiniteList, InfiniteListOptions } from './infinite';

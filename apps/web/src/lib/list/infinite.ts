@@ -1,4 +1,11 @@
-import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  useInfiniteQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
 import type { ListAnswer } from '@vigil/contract';
 import { useCallback, useMemo } from 'react';
 import { http, type Camelize } from '../http';
@@ -32,31 +39,28 @@ export interface InfiniteListOptions {
   enabled?: boolean;
 }
 
-/**
- * A list read page after page by the engine's keyset cursor (`next`), for virtualised tables:
- * however deep one scrolls, each page is one index walk and the count is not taken again.
- * Filters and ordering come from `useListState` (the URL); the page number there is ignored.
- */
-export function useInfiniteList<Wire, D extends Record<string, FilterKind>>(
-  definition: ListDefinition<D>,
-  state: Pick<ListState<D>, 'ordering' | 'pageSize'> & { filters: FiltersOf<D> },
-  options: InfiniteListOptions = {},
-): InfiniteList<Camelize<Wire>> {
-  const url = definition.url ?? `/api/${definition.basename}/check/`;
-  const queryClient = useQueryClient();
-  const queryKey = useMemo<QueryKey>(
-    () => [definition.basename, 'infinite', url, state.pageSize, state.ordering, state.filters],
-    [definition.basename, url, state.pageSize, state.ordering, state.filters],
-  );
+type ListAnswerOf<Wire> = Camelize<ListAnswer<Wire>>;
+type InfiniteState<D extends Record<string, FilterKind>> = Pick<ListState<D>, 'ordering' | 'pageSize'> & {
+  filters: FiltersOf<D>;
+};
 
-  const query = useInfiniteQuery<
-    Camelize<ListAnswer<Wire>>,
+/** How long a list read is fresh: a page that prefetched it as it opened does not read it again. */
+const FRESH_MS = 3_000;
+
+/** The query of a keyset-paged list: the same key and reader for the page and for a prefetch. */
+export function infiniteListQuery<Wire, D extends Record<string, FilterKind>>(
+  definition: ListDefinition<D>,
+  state: InfiniteState<D>,
+) {
+  const url = definition.url ?? `/api/${definition.basename}/check/`;
+  return infiniteQueryOptions<
+    ListAnswerOf<Wire>,
     unknown,
-    InfiniteData<Camelize<ListAnswer<Wire>>, string | null>,
+    InfiniteData<ListAnswerOf<Wire>, string | null>,
     QueryKey,
     string | null
   >({
-    queryKey,
+    queryKey: [definition.basename, 'infinite', url, state.pageSize, state.ordering, state.filters],
     initialPageParam: null,
     queryFn: ({ pageParam, signal }) =>
       http.post<ListAnswer<Wire>>(url, {
@@ -69,6 +73,42 @@ export function useInfiniteList<Wire, D extends Record<string, FilterKind>>(
         signal,
       }),
     getNextPageParam: (last) => cursorOf(last.next),
+    staleTime: FRESH_MS,
+  });
+}
+
+/**
+ * Starts reading a list's first page before its page is on screen (while its code still loads),
+ * so the rows are there as soon as the page renders.
+ */
+export function prefetchInfiniteList<Wire, D extends Record<string, FilterKind>>(
+  client: QueryClient,
+  definition: ListDefinition<D>,
+  state: InfiniteState<D>,
+): Promise<void> {
+  return client.prefetchInfiniteQuery(infiniteListQuery<Wire, D>(definition, state));
+}
+
+/**
+ * A list read page after page by the engine's keyset cursor (`next`), for virtualised tables:
+ * however deep one scrolls, each page is one index walk and the count is not taken again.
+ * Filters and ordering come from `useListState` (the URL); the page number there is ignored.
+ */
+export function useInfiniteList<Wire, D extends Record<string, FilterKind>>(
+  definition: ListDefinition<D>,
+  state: InfiniteState<D>,
+  options: InfiniteListOptions = {},
+): InfiniteList<Camelize<Wire>> {
+  const queryClient = useQueryClient();
+  const { pageSize, ordering, filters } = state;
+  const base = useMemo(
+    () => infiniteListQuery<Wire, D>(definition, { pageSize, ordering, filters }),
+    [definition, pageSize, ordering, filters],
+  );
+  const queryKey = base.queryKey;
+
+  const query = useInfiniteQuery({
+    ...base,
     enabled: options.enabled ?? true,
     // Filters changed: keep showing the old rows until the new first page is there (no flash).
     placeholderData: (previous) => previous,

@@ -79,27 +79,33 @@ function positiveInt(value: string | null, fallback: number): number {
  * The list's page, page size, ordering and filters, kept in the URL's query string (API names,
  * arrays as repeated keys), so a view can be shared and survives a reload.
  */
+export function readListState<D extends Record<string, FilterKind>>(
+  definition: ListDefinition<D>,
+  params: URLSearchParams,
+): Pick<ListState<D>, 'page' | 'pageSize' | 'ordering' | 'filters'> {
+  const pageSize = positiveInt(params.get('page_size'), definition.defaultPageSize);
+  const orderingParam = params.get('ordering') ?? '';
+  const ordering = definition.orderable.includes(orderingParam.replace(/^-/, ''))
+    ? orderingParam
+    : definition.defaultOrdering;
+  const filters: Record<string, unknown> = {};
+  for (const [name, kind] of Object.entries(definition.filters)) {
+    const value = readFilter(params, toSnakeCase(name), kind);
+    if (value !== undefined) filters[name] = value;
+  }
+  return {
+    page: positiveInt(params.get('page'), 1),
+    pageSize: definition.pageSizes.includes(pageSize) ? pageSize : definition.defaultPageSize,
+    ordering,
+    filters: filters as FiltersOf<D>,
+  };
+}
+
+/** The list state of the current URL, and the ways to change it (each change is a history entry). */
 export function useListState<D extends Record<string, FilterKind>>(definition: ListDefinition<D>): ListState<D> {
   const [params, setParams] = useSearchParams();
 
-  const state = useMemo(() => {
-    const pageSize = positiveInt(params.get('page_size'), definition.defaultPageSize);
-    const orderingParam = params.get('ordering') ?? '';
-    const ordering = definition.orderable.includes(orderingParam.replace(/^-/, ''))
-      ? orderingParam
-      : definition.defaultOrdering;
-    const filters: Record<string, unknown> = {};
-    for (const [name, kind] of Object.entries(definition.filters)) {
-      const value = readFilter(params, toSnakeCase(name), kind);
-      if (value !== undefined) filters[name] = value;
-    }
-    return {
-      page: positiveInt(params.get('page'), 1),
-      pageSize: definition.pageSizes.includes(pageSize) ? pageSize : definition.defaultPageSize,
-      ordering,
-      filters: filters as FiltersOf<D>,
-    };
-  }, [params, definition]);
+  const state = useMemo(() => readListState(definition, params), [params, definition]);
 
   const update = useCallback(
     (change: (next: URLSearchParams) => void) =>
