@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EMPTY_DATE, firstDayOfWeek, formatDate, localeWeekStart, setDateLanguage, setTimeZone } from './index';
+import dayjs from 'dayjs';
+import {
+  EMPTY_DATE,
+  dateFormats,
+  firstDayOfWeek,
+  formatDate,
+  localeWeekStart,
+  setDateLanguage,
+  setTimeZone,
+} from './index';
 
 describe('dates (spec §5, §9)', () => {
   afterEach(() => {
@@ -24,6 +33,44 @@ describe('dates (spec §5, §9)', () => {
     expect(formatDate(instant, 'longDate')).toBe('5 March 2026');
     setDateLanguage('ru');
     expect(formatDate(instant, 'longDate')).toBe('5 марта 2026');
+  });
+
+  it('writes the numeric formats exactly as dayjs does, in every zone, around midnight and DST changes', () => {
+    const formats = [
+      'date',
+      'time',
+      'timeSeconds',
+      'year',
+      'dateTime',
+      'isoDateTime',
+      'isoDateTimeSeconds',
+      'isoDate',
+    ] as const;
+    const instants = [
+      '2026-03-29T00:59:59Z',
+      '2026-03-29T01:00:00Z',
+      '2026-10-25T00:30:00.123Z',
+      '2026-12-31T23:59:59+03:00',
+      '2027-01-01T00:00:00-05:00',
+      '2026-06-15T12:00:00+0530',
+    ];
+    for (const zone of [
+      'UTC',
+      'Europe/Moscow',
+      'Europe/Berlin',
+      'America/New_York',
+      'Asia/Kolkata',
+      'Pacific/Chatham',
+    ]) {
+      setTimeZone(zone);
+      for (const instant of [...instants, Date.parse(instants[0]!), new Date(instants[2]!)]) {
+        for (const format of formats) {
+          const expected = dayjs(instant).tz(zone).format(dateFormats[format]);
+          expect(formatDate(instant, format), `${String(instant)} ${zone} ${format}`).toBe(expected);
+        }
+      }
+    }
+    expect(formatDate('2026-13-45T99:00:00Z')).toBe(EMPTY_DATE);
   });
 
   it('refuses an unknown time zone', () => {
