@@ -378,15 +378,14 @@ export default function AlertsPage() {
         id: 'assignee',
         header: t('alerts.columns.assignee'),
         width: '130px',
+        // Plain elements in cells: a row is mounted each time it scrolls into view.
         render: (row) =>
           row.assigneeId === null ? (
-            <Text span size="sm" c="dimmed">
-              {t('triage.unassigned')}
-            </Text>
+            <span className="vigil-cell-dimmed">{t('triage.unassigned')}</span>
           ) : (
-            <Text span size="sm" className="vigil-ellipsis" fw={row.assigneeId === me.id ? 600 : undefined}>
+            <span className="vigil-ellipsis" data-me={row.assigneeId === me.id || undefined}>
               {row.assigneeId === me.id ? t('triage.me') : userLabel(users.byId.get(row.assigneeId), row.assigneeId)}
-            </Text>
+            </span>
           ),
       },
       companies.many
@@ -395,9 +394,7 @@ export default function AlertsPage() {
             header: t('alerts.columns.company'),
             width: '130px',
             render: (row) => (
-              <Text span size="sm" className="vigil-ellipsis">
-                {companies.byId.get(row.companyId) ?? `#${row.companyId}`}
-              </Text>
+              <span className="vigil-ellipsis">{companies.byId.get(row.companyId) ?? `#${row.companyId}`}</span>
             ),
           }
         : null,
