@@ -10,6 +10,10 @@ if (process.env.TEST_DATABASE_URL) {
 }
 for (const run of runs) {
   console.log(`\nAPI tests on ${run.label}`);
-  const result = spawnSync('npx', ['vitest', 'run', '--project', 'api', ...extra], { stdio: 'inherit', env: run.env });
+  // The tests mostly wait on HTTP and the database: more workers than cores keep both busy.
+  const result = spawnSync('npx', ['vitest', 'run', '--project', 'api', '--maxWorkers=3', ...extra], {
+    stdio: 'inherit',
+    env: run.env,
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
