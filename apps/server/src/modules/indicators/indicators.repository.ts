@@ -221,6 +221,11 @@ export async function upsertIndicators(
     rows.map((r, n) => [n, r.type, r.value, r.policy, r.severity, r.expires_at, r.tags, r.source, r.description]),
     { chunkSize: 10_000 },
   );
+  // The staged rows and the indicators written by earlier steps of this very statement loop have
+  // no statistics yet; a nested loop planned from those guesses compares every staged row with
+  // every indicator (minutes at 60,000 rows). Hash joins are right at any size here.
+  await tx.exec('ANALYZE indicator_import');
+  await tx.exec('SET LOCAL enable_nestloop = off');
   const conflict =
     scope === 'all' ? sql`(type, value) WHERE scope = 'all'` : sql`(company_id, type, value) WHERE scope = 'company'`;
   let created = 0;
@@ -277,6 +282,7 @@ export async function upsertIndicators(
       });
     }
   }
+  await tx.exec('SET LOCAL enable_nestloop = on');
   return { created, updated, alertIds, indexed };
 }
 
