@@ -49,6 +49,7 @@ function capturing(inner: Database): { db: Database; capture<T>(work: () => Prom
       return inner.query<T>(query);
     },
     exec: (text) => inner.exec(text),
+    copyFrom: (table, columns, data) => inner.copyFrom(table, columns, data),
     transaction: (work) =>
       inner.transaction((tx) =>
         work({
@@ -57,6 +58,7 @@ function capturing(inner: Database): { db: Database; capture<T>(work: () => Prom
             return tx.query<T>(query);
           },
           exec: (text) => tx.exec(text),
+          copyFrom: (table, columns, data) => tx.copyFrom(table, columns, data),
         }),
       ),
     listen: (channel, handler) => inner.listen(channel, handler),

@@ -98,6 +98,7 @@ export function recordingDatabase(inner: Database): {
       return inner.query<T>(query);
     },
     exec: (text) => inner.exec(text),
+    copyFrom: (table, columns, data) => inner.copyFrom(table, columns, data),
     transaction: (work) => inner.transaction(work),
     listen: (channel, handler) => inner.listen(channel, handler),
     close: () => inner.close(),

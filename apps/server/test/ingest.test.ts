@@ -258,6 +258,58 @@ describe('ingest and lists', () => {
     expect(foreign.body.count).toBe(0);
   });
 
+  it('counts every sighting of hashes shared by concurrent batches exactly once, and keeps each line as sent', async () => {
+    const shared = Array.from({ length: 20 }, (_, i) =>
+      createHash('sha256').update(`shared binary ${i}`).digest('hex'),
+    );
+    const batch = (b: number) =>
+      Array.from({ length: 40 }, (_, i) => {
+        const line = JSON.stringify({
+          '@timestamp': new Date(Date.UTC(2026, 10, 20, 10, b, i)).toISOString(),
+          host: { name: `CONC-${b}` },
+          event: { action: 'process-create' },
+          process: { pid: 100 + i, name: `tool${i % 20}.exe`, hash: { sha256: shared[(i + b) % 20] } },
+        });
+        // Spacing and key order as a sensor wrote them, and a number beyond 2^53.
+        return i === 0 ? line.replace('{"@timestamp"', '{ "seq": 18446744073709551615, "@timestamp"') : line;
+      }).join('\n');
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, b) => ingest('endpoint', alphaKey, batch(b))));
+    expect(answers.map((a) => [a.status, a.body.rejected ?? a.body])).toEqual(
+      Array.from({ length: 6 }, () => [200, []]),
+    );
+    const counted = await alphaUser.post<ListAnswer<WarehouseHash>>('/api/warehouse/hashes/check/?page_size=500', {
+      hash: shared[0],
+    });
+    expect(counted.body.count).toBe(1);
+    // 6 batches × 40 processes over 20 hashes: 12 sightings each, and first/last seen span the batches.
+    expect(counted.body.results[0]!.sightings).toBe(12);
+    expect(counted.body.results[0]!.sources).toEqual(['endpoint']);
+    expect(counted.body.results[0]!.first_seen < counted.body.results[0]!.last_seen).toBe(true);
+    const queued = await t.db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM warehouse_sightings_queue`);
+    expect(queued.rows[0]!.n).toBe(0);
+    // Reading again folds nothing twice.
+    const again = await alphaUser.post<ListAnswer<WarehouseHash>>('/api/warehouse/hashes/check/', { hash: shared[0] });
+    expect(again.body.results[0]!.sightings).toBe(12);
+    const stored = await t.db.query<{ raw: string }>(
+      sql`SELECT raw::text AS raw FROM endpoint_events WHERE host_name = 'CONC-0' AND process_pid = 100`,
+    );
+    expect(stored.rows[0]!.raw.startsWith('{ "seq": 18446744073709551615, "@timestamp"')).toBe(true);
+  });
+
+  it('makes a month partition once when several transactions ask for it at the same time', async () => {
+    const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 13, 1)).toISOString();
+    const made = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        t.db.transaction((tx) =>
+          tx.query<{ child: string }>(
+            sql`SELECT vigil_ensure_month_partition('network_events', ${month}::timestamptz) AS child`,
+          ),
+        ),
+      ),
+    );
+    expect(new Set(made.map((r) => r.rows[0]!.child)).size).toBe(1);
+  });
+
   it('stores a mail, its attachments and their files once in the warehouse, whoever sends them', async () => {
     const first = await ingest('mail', alphaKey, phishingMessage());
     expect(first.status).toBe(200);

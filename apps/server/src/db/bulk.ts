@@ -1,3 +1,4 @@
+import { arrayLiteral, JsonText } from './copy';
 import type { Queryable } from './database';
 import { sql } from './sql';
 
@@ -24,13 +25,12 @@ export interface BulkColumn {
 
 function toText(value: unknown, type: BulkColumnType): string | null {
   if (value === null || value === undefined) return null;
-  if (type === 'jsonb' || type === 'json') return JSON.stringify(value);
-  if (type === 'text[]') {
-    const items = value as unknown[];
-    return `{${items.map((item) => `"${String(item).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
-  }
+  if (type === 'jsonb' || type === 'json') return value instanceof JsonText ? value.text : JSON.stringify(value);
+  if (type === 'text[]') return arrayLiteral(value as unknown[]);
   if (value instanceof Date) return value.toISOString();
-  return String(value);
+  const text = String(value);
+  // PostgreSQL cannot store NUL in text; it becomes U+FFFD, as on the COPY path.
+  return text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
 }
 
 /**

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import { compile, type SqlFragment } from './sql';
 
 export type Row = Record<string, unknown>;
@@ -17,6 +20,11 @@ export interface Queryable {
   query<T = Row>(query: SqlFragment): Promise<QueryResult<T>>;
   /** Runs one or more statements without parameters (migrations, DDL). */
   exec(text: string): Promise<void>;
+  /**
+   * `COPY table (columns) FROM STDIN` with `data` in COPY's text format (one row a line, columns
+   * tab-separated, `\N` for NULL; see copy.ts). Answers the number of rows copied.
+   */
+  copyFrom(table: string, columns: readonly string[], data: string): Promise<number>;
 }
 
 export interface Database extends Queryable {
@@ -42,6 +50,12 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/** `COPY "table" ("a", "b")` with every name quoted as an identifier. */
+function copyStatement(table: string, columns: readonly string[]): string {
+  const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  return `COPY ${ident(table)} (${columns.map(ident).join(', ')})`;
+}
+
 /** Opens the configured database: a PostgreSQL server when a URL is given, else embedded PGlite. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openServerDatabase(options.url, options.poolSize ?? 10);
@@ -63,6 +77,13 @@ async function openEmbeddedDatabase(dataDir: string): Promise<Database> {
     },
     async exec(text: string) {
       await target.exec(text);
+    },
+    async copyFrom(table: string, columns: readonly string[], data: string) {
+      // PGlite reads COPY … FROM '/dev/blob' from the blob given with the query.
+      const result = await target.query(`${copyStatement(table, columns)} FROM '/dev/blob'`, [], {
+        blob: new Blob([data]),
+      });
+      return result.affectedRows ?? 0;
     },
   });
   return {
@@ -104,6 +125,17 @@ async function openServerDatabase(url: string, poolSize: number): Promise<Databa
     },
     async exec(text: string) {
       await target.query(text);
+    },
+    async copyFrom(table: string, columns: readonly string[], data: string) {
+      // A pool has no COPY of its own: the rows go through one of its clients.
+      const client = target instanceof pg.Pool ? await target.connect() : target;
+      try {
+        const stream = client.query(copyFromStdin(`${copyStatement(table, columns)} FROM STDIN`));
+        await pipeline(Readable.from([data]), stream);
+        return stream.rowCount;
+      } finally {
+        if (client !== target) (client as pg.PoolClient).release();
+      }
     },
   });
   return {

@@ -11,6 +11,8 @@ export interface ListRoutesOptions {
   basename: string;
   db: Queryable;
   publicUrl: string | undefined;
+  /** Brings the resource's rows up to date before a page or count is read (e.g. folds a queue). */
+  beforeRead?: () => Promise<unknown>;
 }
 
 /**
@@ -25,6 +27,7 @@ export function registerListRoutes<R, F extends Record<string, unknown>, O>(
   const config = { permission: { basename: options.basename, action: 'view' } };
   app.post(`${options.apiBase}check/`, { config }, async (request) => {
     const actor = requireActor(request);
+    await options.beforeRead?.();
     return listPage(options.db, resource, {
       query: request.query as Record<string, unknown>,
       body: request.body,
@@ -37,6 +40,7 @@ export function registerListRoutes<R, F extends Record<string, unknown>, O>(
     { config, schema: { response: { 200: countAnswerSchema } } },
     async (request) => {
       const actor = requireActor(request);
+      await options.beforeRead?.();
       return { count: await countList(options.db, resource, request.body, actor.scope) };
     },
   );

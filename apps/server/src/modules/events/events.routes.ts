@@ -40,6 +40,8 @@ const sha256Param = z.object({ id: z.string().regex(/^[0-9a-fA-F]{64}$/) });
 export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
   const publicUrl = deps.config.publicUrl;
+  // Warehouse reads first fold the hash sightings queued by acknowledged batches.
+  const fold = () => app.sightings.fold();
 
   const detail = <R, F extends Record<string, unknown>, O>(
     basename: string,
@@ -47,7 +49,13 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
     find: (id: number, tenant: (column: SqlFragment) => SqlFragment, query: unknown) => Promise<O | null>,
     response?: z.ZodType,
   ) => {
-    registerListRoutes(app, resource, { apiBase: `/api/${basename}/`, basename, db, publicUrl });
+    registerListRoutes(app, resource, {
+      apiBase: `/api/${basename}/`,
+      basename,
+      db,
+      publicUrl,
+      ...(basename.startsWith('warehouse') ? { beforeRead: fold } : {}),
+    });
     app.get(
       `/api/${basename}/:id/`,
       {
@@ -56,6 +64,7 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
       },
       async (request) => {
         const scope = requireActor(request).scope;
+        if (basename.startsWith('warehouse')) await fold();
         const found = await find(pathId(request.params), (column) => tenantCondition(scope, column), request.query);
         if (!found) throw notFound();
         return found;
@@ -131,13 +140,20 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
   });
 
   // A warehouse file by its row id, or a SHA-256 with every place the caller's companies saw it.
-  registerListRoutes(app, warehouseFileList, { apiBase: '/api/warehouse/', basename: 'warehouse', db, publicUrl });
+  registerListRoutes(app, warehouseFileList, {
+    apiBase: '/api/warehouse/',
+    basename: 'warehouse',
+    db,
+    publicUrl,
+    beforeRead: fold,
+  });
   app.get(
     '/api/warehouse/:id/',
     { config: { permission: { basename: 'warehouse', action: 'view' } } },
     async (request): Promise<WarehouseFile | FileDetail> => {
       const scope = requireActor(request).scope;
       const tenant = (column: SqlFragment) => tenantCondition(scope, column);
+      await fold();
       const hash = sha256Param.safeParse(request.params);
       const found = hash.success
         ? await fileDetail(db, hash.data.id.toLowerCase(), tenant)
@@ -169,6 +185,7 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
       if (!parsed.success) throw notFound();
       const sha256 = parsed.data.id.toLowerCase();
       const scope = requireActor(request).scope;
+      await fold();
       const { rows } = await db.query<{ content: Uint8Array; detected_type: string }>(sql`
         SELECT f.content, f.detected_type FROM warehouse_files f
         WHERE f.sha256 = ${sha256}

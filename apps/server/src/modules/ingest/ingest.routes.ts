@@ -14,6 +14,7 @@ import { registerListRoutes } from '../../list/list-routes';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
 import { runBatch, type BatchInput } from '../pipeline/run-batch';
 import { parseEndpointLines, parseEveLines, parseMail, type LineResult } from './parsers';
+import { SightingsFolder } from './sightings';
 import {
   createIngestToken,
   findIngestToken,
@@ -66,8 +67,23 @@ function split<T>(results: LineResult<T>[]): { events: T[]; rejected: { line: nu
 }
 
 /** Ingest tokens (`appliances` permissions) and the three ingest endpoints sensors post to. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Folds queued hash sightings into warehouse/hashes (readers call `fold()` first). */
+    sightings: SightingsFolder;
+  }
+}
+
 export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, config } = deps;
+
+  // Sightings queued by batches are folded into warehouse/hashes every 2 s and before each read.
+  const sightings = new SightingsFolder(db, 2000, (error) => app.log.error({ err: error }, 'folding sightings failed'));
+  app.decorate('sightings', sightings);
+  app.addHook('onReady', async () => sightings.start());
+  app.addHook('preClose', async () => {
+    await sightings.stop();
+  });
 
   registerListRoutes(app, ingestTokenList, {
     apiBase: '/api/ingest/tokens/',

@@ -1,8 +1,11 @@
 import type { EndpointEvent, NetworkEvent } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { bulkInsert, type BulkColumn } from '../../db/bulk';
+import { copyRows, JsonText } from '../../db/copy';
 import { sql } from '../../db/sql';
 import type { ParsedMailMessage } from './parsers';
+import { sourceTextOf } from './parsers/lines';
+import { recordSightings } from './sightings';
 
 /** Event tables partitioned by month on `ts`. */
 export const eventTables = ['network_events', 'endpoint_events', 'mail_messages', 'mail_attachments'] as const;
@@ -35,10 +38,23 @@ export async function ensurePartitions(db: Database, table: EventTable, timestam
     if (!knownPartitions.has(`${table}:${month}`)) months.add(month);
   }
   for (const month of months) {
-    await db.transaction((tx) => tx.query(sql`SELECT vigil_ensure_month_partition(${table}, ${month}::timestamptz)`));
-    knownPartitions.add(`${table}:${month}`);
+    const key = `${table}:${month}`;
+    // Batches of this process arriving together for a new month wait for one creation.
+    let making = partitionsInMaking.get(key);
+    if (!making) {
+      making = db
+        .transaction((tx) => tx.query(sql`SELECT vigil_ensure_month_partition(${table}, ${month}::timestamptz)`))
+        .then(() => {
+          knownPartitions.add(key);
+        })
+        .finally(() => partitionsInMaking.delete(key));
+      partitionsInMaking.set(key, making);
+    }
+    await making;
   }
 }
+
+const partitionsInMaking = new Map<string, Promise<void>>();
 
 /** Forgets which partitions exist (after retention dropped some). */
 export function forgetPartitions(): void {
@@ -93,6 +109,12 @@ function withoutRaw<T extends { raw: unknown }>(event: T): Omit<T, 'raw'> {
   return rest;
 }
 
+/** The record as it arrived: the line's own text when the parser kept it, else the parsed object. */
+function rawOf(event: { raw: unknown }): unknown {
+  const text = sourceTextOf(event);
+  return text === undefined ? event.raw : new JsonText(text);
+}
+
 /** The row of a network event in column order of `networkColumns`. */
 export function networkRow(companyId: number, batchId: number, id: number, e: NetworkEvent): unknown[] {
   return [
@@ -120,7 +142,7 @@ export function networkRow(companyId: number, batchId: number, id: number, e: Ne
     e.tls?.sni ?? null,
     e.fileinfo?.sha256 ?? null,
     withoutRaw(e),
-    e.raw,
+    rawOf(e),
   ];
 }
 
@@ -140,7 +162,7 @@ export async function storeNetworkEvents(
       ? preallocated
       : await nextIds(tx, 'network_events', events.length);
   const rows = events.map((e, i) => networkRow(companyId, batchId, ids[i]!, e));
-  await bulkInsert(tx, 'network_events', networkColumns, rows);
+  await copyRows(tx, 'network_events', networkColumns, rows);
   return events.map((event, i) => ({ id: ids[i]!, ts: event.timestamp, event }));
 }
 
@@ -196,7 +218,7 @@ export function endpointRow(companyId: number, batchId: number, id: number, e: E
     e.registry?.path ?? null,
     e.dns?.question ?? null,
     withoutRaw(e),
-    e.raw,
+    rawOf(e),
   ];
 }
 
@@ -215,7 +237,7 @@ export async function storeEndpointEvents(
       ? preallocated
       : await nextIds(tx, 'endpoint_events', events.length);
   const rows = events.map((e, i) => endpointRow(companyId, batchId, ids[i]!, e));
-  await bulkInsert(tx, 'endpoint_events', endpointColumns, rows);
+  await copyRows(tx, 'endpoint_events', endpointColumns, rows);
   return events.map((event, i) => ({ id: ids[i]!, ts: event.timestamp, event }));
 }
 
@@ -369,51 +391,4 @@ export async function storeInWarehouse(
       WHERE sha256 = ANY(${[...held]}::text[])`);
   }
   await recordSightings(tx, companyId, ts, files);
-}
-
-/** A hash a company saw, with or without the file's bytes. */
-export interface Sighting {
-  sha256: string;
-  md5: string | null;
-  sha1: string | null;
-  filename: string | null;
-  eventKind: 'mail' | 'network' | 'endpoint';
-  eventId: number;
-}
-
-/** Counts a company's sightings of hashes (warehouse/hashes): how often, where first and last. */
-export async function recordSightings(
-  tx: Queryable,
-  companyId: number,
-  ts: string,
-  sightings: readonly Sighting[],
-): Promise<void> {
-  if (sightings.length === 0) return;
-  const unique = new Map<string, Sighting>();
-  const seen = new Map<string, number>();
-  for (const s of sightings) {
-    unique.set(s.sha256, s);
-    seen.set(s.sha256, (seen.get(s.sha256) ?? 0) + 1);
-  }
-  const list = [...unique.values()];
-  await tx.query(sql`
-    INSERT INTO warehouse_hashes AS h
-      (company_id, sha256, md5, sha1, filename, sources, sightings, last_event_kind, last_event_id, first_seen, last_seen)
-    SELECT ${companyId}::int8, u.sha256, u.md5, u.sha1, u.filename, ARRAY[u.kind], u.n, u.kind, u.event_id,
-           ${ts}::timestamptz, ${ts}::timestamptz
-    FROM unnest(${list.map((f) => f.sha256)}::text[], ${list.map((f) => f.md5)}::text[],
-                ${list.map((f) => f.sha1)}::text[], ${list.map((f) => f.filename)}::text[],
-                ${list.map((f) => f.eventKind)}::text[], ${list.map((f) => seen.get(f.sha256) ?? 1)}::int8[],
-                ${list.map((f) => f.eventId)}::int8[])
-         AS u(sha256, md5, sha1, filename, kind, n, event_id)
-    ON CONFLICT (company_id, sha256) DO UPDATE SET
-      sightings = h.sightings + excluded.sightings,
-      sources = CASE WHEN excluded.last_event_kind = ANY(h.sources) THEN h.sources
-                     ELSE h.sources || excluded.last_event_kind END,
-      filename = coalesce(excluded.filename, h.filename),
-      md5 = coalesce(h.md5, excluded.md5),
-      sha1 = coalesce(h.sha1, excluded.sha1),
-      last_event_kind = excluded.last_event_kind,
-      last_event_id = excluded.last_event_id,
-      last_seen = greatest(h.last_seen, excluded.last_seen)`);
 }

@@ -4,14 +4,8 @@ import { sql } from '../../db/sql';
 import { raiseAlerts } from '../alerts/raise-alerts';
 import { indicatorDetections } from '../indicators/indicator-detections';
 import type { ParsedMailMessage } from '../ingest/parsers';
-import {
-  ensurePartitions,
-  recordSightings,
-  storeEndpointEvents,
-  storeMail,
-  storeNetworkEvents,
-  type Sighting,
-} from '../ingest/storage';
+import { recordSightings, type Sighting } from '../ingest/sightings';
+import { ensurePartitions, storeEndpointEvents, storeMail, storeNetworkEvents } from '../ingest/storage';
 import type { Detection } from './detections';
 import type { StoredEvent } from './stored-events';
 import type { LiveEvent } from '../live/live.bus';

@@ -89,6 +89,16 @@ export function parseJsonLines<T>(
   return results;
 }
 
+const sourceTexts = new WeakMap<object, string>();
+
+/**
+ * The JSON text an event was read from (with `\u0000` escapes already made U+FFFD), so storage
+ * can keep the record exactly as it arrived without serialising the parsed object again.
+ */
+export function sourceTextOf(event: object): string | undefined {
+  return sourceTexts.get(event);
+}
+
 /** Parses one line (without its line break) into an event or a reason. Never throws. */
 export function parseJsonLine<T>(text: string, line: number, normalise: Normalise<T>): LineResult<T> {
   const fail = (reason: string): LineResult<T> => ({ line, ok: false, reason: `line ${line}: ${reason}` });
@@ -105,7 +115,9 @@ export function parseJsonLine<T>(text: string, line: number, normalise: Normalis
     return fail(`expected a JSON object, found ${found}`);
   }
   try {
-    return { line, ok: true, event: normalise(record, source) };
+    const event = normalise(record, source);
+    if (typeof event === 'object' && event !== null) sourceTexts.set(event, source);
+    return { line, ok: true, event };
   } catch (error) {
     if (error instanceof FieldError) return fail(error.message);
     // A bug of ours, not the sender's: say so rather than fail the batch.
