@@ -63,6 +63,11 @@ describe('demo data', () => {
     const me = await (await signedIn('tom.ramirez')).get<{ company_id: number }>('/api/users/me/');
     expect(me.status).toBe(200);
     expect(me.body.company_id).toBe(northwind);
+    // Every demo account starts on its dashboard.
+    for (const account of demo.accounts) {
+      const widgets = await (await signedIn(account.username)).get<unknown[]>('/api/widgets/');
+      expect([account.username, widgets.status]).toEqual([account.username, 200]);
+    }
   });
 
   it('lists events of all three kinds for each company through the list endpoints', async () => {

@@ -73,6 +73,8 @@ export class DemoRefused extends Error {
 const all = (basename: string, actions: string[]): Permission => ({ basename, actions });
 
 const ANALYST_PERMISSIONS: Permission[] = [
+  // The dashboard is every analyst's start page.
+  all('widgets', ['view', 'add', 'change', 'delete']),
   all('alerts', ['view', 'change', 'export', 'bulk']),
   all('incidents', ['view', 'add', 'change', 'export']),
   all('mailing', ['view', 'export']),
@@ -96,6 +98,7 @@ const PROVIDER_LEAD_PERMISSIONS: Permission[] = [
 ];
 
 const CUSTOMER_ADMIN_PERMISSIONS: Permission[] = [
+  all('widgets', ['view', 'add', 'change', 'delete']),
   all('alerts', ['view']),
   all('incidents', ['view']),
   all('network', ['view']),
