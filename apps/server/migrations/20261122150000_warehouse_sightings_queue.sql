@@ -11,5 +11,6 @@ CREATE TABLE warehouse_sightings_queue (
   event_kind  text NOT NULL,
   event_id    bigint NOT NULL,
   sightings   bigint NOT NULL,
-  seen_at     timestamptz NOT NULL
+  first_seen  timestamptz NOT NULL,
+  last_seen   timestamptz NOT NULL
 );

@@ -468,4 +468,42 @@ describe('retention', () => {
     // A new event for a dropped month is still accepted (the partition is made again).
     expect((await ingest('network', alphaKey, flowAt(at(200)))).body.accepted).toBe(1);
   });
+
+  it("forgets a company's hash sightings past its retention, and the bytes once nothing names them", async () => {
+    const echo = await buildCompany(t.db, 'Echo Short');
+    await t.db.query(sql`UPDATE companies SET retention_days = 10 WHERE id = ${echo}`);
+    const key = (await admin.post<IngestTokenCreated>('/api/ingest/tokens/', { name: 'echo', company_id: echo })).body
+      .key;
+    const now = new Date();
+    const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
+    const sha = (label: string) => createHash('sha256').update(label).digest('hex');
+    const processAt = (ts: string, label: string) =>
+      JSON.stringify({
+        '@timestamp': ts,
+        host: { name: 'ECHO-1' },
+        event: { action: 'process-create' },
+        process: { pid: 1, name: `${label}.exe`, hash: { sha256: sha(label) } },
+      });
+    await ingest('endpoint', key, [processAt(at(30), 'echo-old'), processAt(at(1), 'echo-new')].join('\n'));
+    // Files whose bytes are held: the stored mail names them until the mail itself goes.
+    expect((await ingest('mail', key, phishingMessage())).body.accepted).toBe(1);
+    const bytesHeld = await t.db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM warehouse_files`);
+    expect(bytesHeld.rows[0]!.n).toBeGreaterThan(0);
+    await t.db
+      .query(sql`INSERT INTO warehouse_files (sha256, md5, sha1, size, detected_type, content, first_seen, last_seen)
+      VALUES (${sha('orphan bytes')}, 'm', 's', 1, 'unknown', decode('00', 'hex'), now(), now())`);
+    const result = await pruneEvents(t.db, now);
+    expect(result.deletedHashes).toBeGreaterThanOrEqual(1);
+    const left = await t.db.query<{ sha256: string }>(
+      sql`SELECT sha256 FROM warehouse_hashes WHERE company_id = ${echo} ORDER BY sha256`,
+    );
+    expect(left.rows.map((r) => r.sha256)).toContain(sha('echo-new'));
+    expect(left.rows.map((r) => r.sha256)).not.toContain(sha('echo-old'));
+    // The mail's attachments were seen today: their sightings stay.
+    expect(left.rows).toHaveLength(1 + 3);
+    const files = await t.db.query<{ sha256: string }>(sql`SELECT sha256 FROM warehouse_files`);
+    expect(files.rows.map((r) => r.sha256)).not.toContain(sha('orphan bytes'));
+    // Files other companies' mails still name are kept.
+    expect(files.rows.length).toBe(bytesHeld.rows[0]!.n);
+  });
 });

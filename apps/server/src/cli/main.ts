@@ -52,11 +52,13 @@ export function buildCli(): Command {
   const events = program.command('events').description('stored events');
   events
     .command('prune')
-    .description("drop events older than their company's retention (companies.retention_days)")
+    .description(
+      "drop events, hash sightings and unreferenced files older than their company's retention (companies.retention_days)",
+    )
     .action(async () => {
       const result = await withDatabase((db) => pruneEvents(db));
       console.log(
-        `Dropped ${result.droppedPartitions.length} partition(s)${result.droppedPartitions.length ? ` (${result.droppedPartitions.join(', ')})` : ''} and deleted ${result.deletedRows} row(s).`,
+        `Dropped ${result.droppedPartitions.length} partition(s)${result.droppedPartitions.length ? ` (${result.droppedPartitions.join(', ')})` : ''} and deleted ${result.deletedRows} row(s), ${result.deletedHashes} hash sighting(s) and ${result.deletedFiles} stored file(s).`,
       );
     });
 

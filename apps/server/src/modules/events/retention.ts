@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database';
 import { sql } from '../../db/sql';
+import { flushSightings } from '../ingest/sightings';
 import { eventTables, forgetPartitions } from '../ingest/storage';
 
 export interface PruneResult {
@@ -7,6 +8,10 @@ export interface PruneResult {
   droppedPartitions: string[];
   /** Rows deleted one batch at a time, for companies that keep data for less time. */
   deletedRows: number;
+  /** Companies' hash sightings last seen before their retention. */
+  deletedHashes: number;
+  /** Files whose bytes no company's sighting or mail attachment names any more. */
+  deletedFiles: number;
 }
 
 const DELETE_BATCH = 10_000;
@@ -14,14 +19,18 @@ const DELETE_BATCH = 10_000;
 /**
  * Retention: drops the monthly partitions that end before every company's retention cutoff
  * (cheap: no row is read), then deletes, in batches of 10,000 rows, the older rows of companies
- * that keep data for less time than the longest retention. Ingest batch records go by the same rule.
- * `now` is the reference time (tests pass their own).
+ * that keep data for less time than the longest retention. Ingest batch records and a company's
+ * hash sightings (warehouse/hashes) go by the same rule; then the warehouse lets go of the bytes
+ * of files nobody's sighting or stored mail names any more. `now` is the reference time (tests
+ * pass their own).
  */
 export async function pruneEvents(db: Database, now: Date = new Date()): Promise<PruneResult> {
   const { rows: companies } = await db.query<{ id: number; retention_days: number }>(
     sql`SELECT id, retention_days FROM companies ORDER BY id`,
   );
-  if (companies.length === 0) return { droppedPartitions: [], deletedRows: 0 };
+  if (companies.length === 0) return { droppedPartitions: [], deletedRows: 0, deletedHashes: 0, deletedFiles: 0 };
+  // Sightings still queued count as seen before anything is judged by its last sighting.
+  await flushSightings(db);
   const longest = Math.max(...companies.map((c) => c.retention_days));
   const cutoff = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
   const globalCutoff = cutoff(longest);
@@ -44,6 +53,7 @@ export async function pruneEvents(db: Database, now: Date = new Date()): Promise
   }
   if (dropped.length > 0) forgetPartitions();
   let deleted = 0;
+  let deletedHashes = 0;
   for (const company of companies) {
     const before = cutoff(company.retention_days);
     for (const table of eventTables) {
@@ -59,6 +69,14 @@ export async function pruneEvents(db: Database, now: Date = new Date()): Promise
     await db.query(
       sql`DELETE FROM ingest_batches WHERE company_id = ${company.id} AND received_at < ${before}::timestamptz`,
     );
+    const hashes = await db.query(
+      sql`DELETE FROM warehouse_hashes WHERE company_id = ${company.id} AND last_seen < ${before}::timestamptz`,
+    );
+    deletedHashes += hashes.rowCount;
   }
-  return { droppedPartitions: dropped, deletedRows: deleted };
+  const files = await db.query(sql`
+    DELETE FROM warehouse_files f
+    WHERE NOT EXISTS (SELECT 1 FROM warehouse_hashes h WHERE h.sha256 = f.sha256)
+      AND NOT EXISTS (SELECT 1 FROM mail_attachments a WHERE a.sha256 = f.sha256)`);
+  return { droppedPartitions: dropped, deletedRows: deleted, deletedHashes, deletedFiles: files.rowCount };
 }

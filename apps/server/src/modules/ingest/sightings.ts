@@ -9,6 +9,8 @@ export interface Sighting {
   filename: string | null;
   eventKind: 'mail' | 'network' | 'endpoint';
   eventId: number;
+  /** When the event that saw it happened. */
+  ts: string;
 }
 
 /**
@@ -16,29 +18,30 @@ export interface Sighting {
  * that saw them). Appending never waits on another batch; `flushSightings` folds the queue into
  * warehouse/hashes (how often, where first and last).
  */
-export async function recordSightings(
-  tx: Queryable,
-  companyId: number,
-  ts: string,
-  sightings: readonly Sighting[],
-): Promise<void> {
+export async function recordSightings(tx: Queryable, companyId: number, sightings: readonly Sighting[]): Promise<void> {
   if (sightings.length === 0) return;
-  // One row per hash and batch: the last sighting names the event, the count says how many.
-  const last = new Map<string, Sighting>();
-  const seen = new Map<string, number>();
+  // One row per hash and batch: the latest sighting names the event, the count says how many.
+  const byHash = new Map<string, { latest: Sighting; first: string; n: number }>();
   for (const s of sightings) {
-    last.set(s.sha256, s);
-    seen.set(s.sha256, (seen.get(s.sha256) ?? 0) + 1);
+    const known = byHash.get(s.sha256);
+    if (!known) byHash.set(s.sha256, { latest: s, first: s.ts, n: 1 });
+    else {
+      known.n += 1;
+      if (s.ts >= known.latest.ts) known.latest = { ...s, filename: s.filename ?? known.latest.filename };
+      if (s.ts < known.first) known.first = s.ts;
+    }
   }
-  const list = [...last.values()];
+  const list = [...byHash.values()];
   await tx.query(sql`
-    INSERT INTO warehouse_sightings_queue (company_id, sha256, md5, sha1, filename, event_kind, event_id, sightings, seen_at)
-    SELECT ${companyId}::int8, u.sha256, u.md5, u.sha1, u.filename, u.kind, u.event_id, u.n, ${ts}::timestamptz
-    FROM unnest(${list.map((f) => f.sha256)}::text[], ${list.map((f) => f.md5)}::text[],
-                ${list.map((f) => f.sha1)}::text[], ${list.map((f) => f.filename)}::text[],
-                ${list.map((f) => f.eventKind)}::text[], ${list.map((f) => f.eventId)}::int8[],
-                ${list.map((f) => seen.get(f.sha256) ?? 1)}::int8[])
-         AS u(sha256, md5, sha1, filename, kind, event_id, n)`);
+    INSERT INTO warehouse_sightings_queue
+      (company_id, sha256, md5, sha1, filename, event_kind, event_id, sightings, first_seen, last_seen)
+    SELECT ${companyId}::int8, u.sha256, u.md5, u.sha1, u.filename, u.kind, u.event_id, u.n, u.first_seen, u.last_seen
+    FROM unnest(${list.map((h) => h.latest.sha256)}::text[], ${list.map((h) => h.latest.md5)}::text[],
+                ${list.map((h) => h.latest.sha1)}::text[], ${list.map((h) => h.latest.filename)}::text[],
+                ${list.map((h) => h.latest.eventKind)}::text[], ${list.map((h) => h.latest.eventId)}::int8[],
+                ${list.map((h) => h.n)}::int8[], ${list.map((h) => h.first)}::timestamptz[],
+                ${list.map((h) => h.latest.ts)}::timestamptz[])
+         AS u(sha256, md5, sha1, filename, kind, event_id, n, first_seen, last_seen)`);
 }
 
 /** Advisory lock key of the one writer that folds the queue (any constant unique to this use). */
@@ -61,9 +64,9 @@ export async function flushSightings(db: Database): Promise<number> {
                (array_agg(filename ORDER BY id DESC) FILTER (WHERE filename IS NOT NULL))[1] AS filename,
                array_agg(DISTINCT event_kind ORDER BY event_kind) AS sources,
                sum(sightings)::int8 AS sightings,
-               (array_agg(event_kind ORDER BY seen_at DESC, id DESC))[1] AS last_event_kind,
-               (array_agg(event_id ORDER BY seen_at DESC, id DESC))[1] AS last_event_id,
-               min(seen_at) AS first_seen, max(seen_at) AS last_seen
+               (array_agg(event_kind ORDER BY last_seen DESC, id DESC))[1] AS last_event_kind,
+               (array_agg(event_id ORDER BY last_seen DESC, id DESC))[1] AS last_event_id,
+               min(first_seen) AS first_seen, max(last_seen) AS last_seen
         FROM taken GROUP BY company_id, sha256
       )
       INSERT INTO warehouse_hashes AS h

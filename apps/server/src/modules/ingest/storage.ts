@@ -390,5 +390,9 @@ export async function storeInWarehouse(
       UPDATE warehouse_files SET last_seen = greatest(last_seen, ${ts}::timestamptz)
       WHERE sha256 = ANY(${[...held]}::text[])`);
   }
-  await recordSightings(tx, companyId, ts, files);
+  await recordSightings(
+    tx,
+    companyId,
+    files.map((file) => ({ ...file, ts })),
+  );
 }

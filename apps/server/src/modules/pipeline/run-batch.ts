@@ -128,20 +128,15 @@ export async function runBatch(db: Database, input: BatchInput): Promise<BatchRe
       const stored: StoredEvent[] = [];
       if (input.kind === 'network') {
         const files: Sighting[] = [];
-        let latest = '';
         for (const s of await storeNetworkEvents(tx, companyId, batchId, input.events, ids)) {
           stored.push({ kind: 'network', companyId, ...s });
           const file = s.event.fileinfo;
-          if (file?.sha256) {
-            files.push({ ...file, sha256: file.sha256, eventKind: 'network', eventId: s.id });
-            if (s.ts > latest) latest = s.ts;
-          }
+          if (file?.sha256) files.push({ ...file, sha256: file.sha256, eventKind: 'network', eventId: s.id, ts: s.ts });
         }
         // Files Suricata saw on the wire: the company's sightings (no bytes) in warehouse/hashes.
-        await recordSightings(tx, companyId, latest, files);
+        await recordSightings(tx, companyId, files);
       } else if (input.kind === 'endpoint') {
         const files: Sighting[] = [];
-        let latest = '';
         for (const s of await storeEndpointEvents(tx, companyId, batchId, input.events, ids)) {
           stored.push({ kind: 'endpoint', companyId, ...s });
           // Executables that ran and files written on hosts: sightings (no bytes) in warehouse/hashes.
@@ -151,11 +146,10 @@ export async function runBatch(db: Database, input: BatchInput): Promise<BatchRe
             [file?.hash, file?.name ?? file?.path ?? null],
           ] as const) {
             if (!hash?.sha256) continue;
-            files.push({ ...hash, sha256: hash.sha256, filename, eventKind: 'endpoint', eventId: s.id });
-            if (s.ts > latest) latest = s.ts;
+            files.push({ ...hash, sha256: hash.sha256, filename, eventKind: 'endpoint', eventId: s.id, ts: s.ts });
           }
         }
-        await recordSightings(tx, companyId, latest, files);
+        await recordSightings(tx, companyId, files);
       } else if (input.message) {
         const mail = await storeMail(tx, companyId, batchId, receivedAt, input.message);
         const event = {
