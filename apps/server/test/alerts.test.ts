@@ -112,6 +112,12 @@ describe('alert API', () => {
     expect(count.body.count).toBe(mine.body.count);
     const bad = await analyst.post('/api/alerts/check/', { severity: 'severe' });
     expect(bad.status).toBe(400);
+    // Rows re-read by id (a page refreshing what someone else changed): never another company's.
+    const betaAlert = all.body.results.find((a) => a.company_id === beta)!;
+    const byId = await analyst.post<List>('/api/alerts/check/', { id: [mine.body.results[0]!.id, betaAlert.id] });
+    expect(byId.body.results.map((a) => a.id)).toEqual([mine.body.results[0]!.id]);
+    const badId = await analyst.post<{ errors: Record<string, string[]> }>('/api/alerts/check/', { id: ['x'] });
+    expect(badId.status).toBe(400);
   });
 
   it('answers 404 for another company’s alert on every object route', async () => {

@@ -91,6 +91,8 @@ export const alertFiltersSchema = z
   .object({
     /** Title, description or any observable value contains this. */
     search: z.string().trim().max(200).optional(),
+    /** These alerts only (e.g. rows a page shows, re-read after someone else changed them). */
+    id: oneOrMany(id).optional(),
     status: oneOrMany(alertStatusSchema, 4).optional(),
     severity: oneOrMany(alertSeveritySchema, 5).optional(),
     source: oneOrMany(alertSourceSchema, 3).optional(),

@@ -82,6 +82,7 @@ export const alertFilters: ListResource<AlertRow, AlertFilters, Alert>['filters'
     const pattern = `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return sql`(a.title ILIKE ${pattern} OR a.description ILIKE ${pattern} OR a.observables::text ILIKE ${pattern})`;
   },
+  id: (v) => oneOf(sql`a.id`, 'int8', v),
   status: (v) => oneOf(sql`a.status`, 'text', v),
   severity: (v) => oneOf(sql`a.severity`, 'text', v),
   source: (v) => oneOf(sql`a.source`, 'text', v),
