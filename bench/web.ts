@@ -14,6 +14,7 @@
  * The alert queue: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the
  * server; the database `vigil_bench_web` is created on it and dropped at the end. BENCH_WEB_ALERT_ROWS
  * (default 1000000) alerts are seeded, BENCH_WEB_SCROLL_ROWS (default 10000) rows are scrolled through.
+ * BENCH_WEB_KEEP_DB=1 keeps the seeded database and uses it again while it holds that many alerts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -216,12 +217,14 @@ async function alertQueue(runs: number): Promise<void> {
     alerts,
     runs,
     scrollRows,
+    keep: process.env.BENCH_WEB_KEEP_DB === '1',
   });
   const nav = [...figures.navigationMs].sort((a, b) => a - b);
   const s = figures.scroll;
   const expected = Math.max(1, s.frames - s.waitingFrames + s.dropped);
   console.log(
-    `Alert queue over ${alerts.toLocaleString('en')} alerts (PostgreSQL server, seeded in ${figures.seedSeconds.toFixed(1)} s)`,
+    `Alert queue over ${alerts.toLocaleString('en')} alerts (PostgreSQL server, ` +
+      `${figures.seedSeconds === null ? 'kept database used again' : `seeded in ${figures.seedSeconds.toFixed(1)} s`})`,
   );
   console.log(`  raw SQL, first page (101 rows, -last_seen): ${ms(figures.sqlFirstPageMs)}`);
   console.log(`  raw SQL, count of all alerts:               ${ms(figures.sqlCountMs)}`);

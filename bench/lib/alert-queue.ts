@@ -18,10 +18,16 @@ export interface AlertQueueOptions {
   alerts: number;
   runs: number;
   scrollRows: number;
+  /**
+   * Keep the seeded database at the end and use it again next time when it already holds `alerts`
+   * alerts (seeding a million takes minutes); the server still starts on it with its migrations.
+   */
+  keep: boolean;
 }
 
 export interface AlertQueueFigures {
-  seedSeconds: number;
+  /** Null when a kept database was used again. */
+  seedSeconds: number | null;
   sqlFirstPageMs: number[];
   sqlCountMs: number[];
   apiFirstPageMs: number[];
@@ -84,6 +90,23 @@ async function seedAlerts(db: Database, count: number): Promise<number> {
     FROM generate_series(1, ${count}::int) AS g`);
   await db.exec('VACUUM (ANALYZE) alerts');
   return (performance.now() - started) / 1000;
+}
+
+/** How many alerts a kept benchmark database holds; null when there is no such database (or no table yet). */
+async function seededAlerts(maintenance: Database, url: string, name: string): Promise<number | null> {
+  const { rows } = await maintenance.query<{ n: string }>(
+    sql`SELECT count(*) AS n FROM pg_database WHERE datname = ${name}`,
+  );
+  if (Number(rows[0]?.n) === 0) return null;
+  const db = await openDatabase({ url, poolSize: 1 });
+  try {
+    const found = await db.query<{ n: string }>(sql`SELECT count(*) AS n FROM alerts`);
+    return Number(found.rows[0]?.n);
+  } catch {
+    return null;
+  } finally {
+    await db.close();
+  }
 }
 
 async function timeSql(db: Database, runs: number) {
@@ -202,18 +225,25 @@ async function scrollThrough(page: Page, rows: number): Promise<ScrollFigures> {
 export async function measureAlertQueue(options: AlertQueueOptions): Promise<AlertQueueFigures> {
   const maintenance = await openDatabase({ url: options.serverUrl, poolSize: 1 });
   if (!/^[a-z_][a-z0-9_]*$/.test(options.database)) throw new Error(`Unsafe database name ${options.database}`);
-  await maintenance.exec(`DROP DATABASE IF EXISTS ${options.database} WITH (FORCE)`);
-  await maintenance.exec(`CREATE DATABASE ${options.database}`);
   const url = urlWithDatabase(options.serverUrl, options.database);
+  const reuse = options.keep && (await seededAlerts(maintenance, url, options.database)) === options.alerts;
+  if (!reuse) {
+    await maintenance.exec(`DROP DATABASE IF EXISTS ${options.database} WITH (FORCE)`);
+    await maintenance.exec(`CREATE DATABASE ${options.database}`);
+  }
   let server: Awaited<ReturnType<typeof startServer>> | null = null;
   let db: Database | null = null;
   const browser = await launchBrowser();
   try {
     server = await startServer({ env: { DATABASE_URL: url } });
     db = await openDatabase({ url, poolSize: 2 });
-    log(`Seeding ${options.alerts.toLocaleString('en')} alerts into ${options.database}…`);
-    const seedSeconds = await seedAlerts(db, options.alerts);
-    log(`  seeded and analysed in ${seedSeconds.toFixed(1)} s`);
+    let seedSeconds: number | null = null;
+    if (reuse) log(`Using the kept ${options.database} with ${options.alerts.toLocaleString('en')} alerts`);
+    else {
+      log(`Seeding ${options.alerts.toLocaleString('en')} alerts into ${options.database}…`);
+      seedSeconds = await seedAlerts(db, options.alerts);
+      log(`  seeded and analysed in ${seedSeconds.toFixed(1)} s`);
+    }
     const raw = await timeSql(db, options.runs);
     log(
       `  raw SQL first page ${raw.pageMs.map((v) => v.toFixed(1)).join(', ')} ms; count ${raw.countMs.map((v) => v.toFixed(1)).join(', ')} ms`,
@@ -270,7 +300,8 @@ export async function measureAlertQueue(options: AlertQueueOptions): Promise<Ale
     await browser.close();
     await db?.close().catch(() => undefined);
     await server?.stop();
-    await maintenance.exec(`DROP DATABASE IF EXISTS ${options.database} WITH (FORCE)`).catch(() => undefined);
+    if (!options.keep)
+      await maintenance.exec(`DROP DATABASE IF EXISTS ${options.database} WITH (FORCE)`).catch(() => undefined);
     await maintenance.close();
   }
 }
