@@ -5,8 +5,8 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../lib/i18n';
-import { useSelection } from './selection';
-import { minimumWidth, VirtualTable, type Column } from './virtual-table';
+import { useSelection, type Selection } from './selection';
+import { minimumWidth, useRowStrings, VirtualTable, type Column } from './virtual-table';
 
 interface Row {
   id: number;
@@ -139,6 +139,84 @@ describe('VirtualTable', () => {
       { wrapper: wrap },
     );
     expect(screen.getByText('No alerts')).toBeTruthy();
+  });
+});
+
+const noSelection: Selection<unknown> = {
+  mode: 'none',
+  ids: new Set(),
+  size: 0,
+  has: () => false,
+  toggle: () => undefined,
+  toggleRange: () => undefined,
+  toggleLoaded: () => undefined,
+  allLoadedSelected: false,
+  selectAllMatching: () => undefined,
+  clear: () => undefined,
+  asRequest: () => ({ ids: [] }),
+};
+
+describe('rows while scrolling', () => {
+  it('draws a row once: scrolling renders only the rows that come into view', () => {
+    const drawn = new Map<number, number>();
+    const counted: Column<Row>[] = [
+      {
+        id: 'name',
+        header: 'Name',
+        width: '200px',
+        render: (row) => {
+          drawn.set(row.id, (drawn.get(row.id) ?? 0) + 1);
+          return row.name;
+        },
+      },
+    ];
+    const rowLabel = vi.fn((row: Row) => `Select ${row.id}`);
+    render(
+      <VirtualTable
+        rows={rows}
+        rowKey={(row) => row.id}
+        columns={counted}
+        ariaLabel="Things"
+        height={400}
+        rowLabel={rowLabel}
+        rowId={(row) => row.id}
+        selection={noSelection}
+      />,
+      { wrapper: wrap },
+    );
+    const scroller = screen.getByRole('table', { name: 'Things' });
+    expect(drawn.get(1)).toBe(1);
+    for (const top of [40, 80, 400, 440, 800]) {
+      scroller.scrollTop = top;
+      act(() => {
+        fireEvent.scroll(scroller);
+      });
+    }
+    expect(drawn.size).toBeGreaterThan(20);
+    expect([...drawn.values()].every((times) => times === 1)).toBe(true);
+    // The checkbox label of a row is asked for once, however often the table renders.
+    const asked = new Map<number, number>();
+    for (const [row] of rowLabel.mock.calls) asked.set(row.id, (asked.get(row.id) ?? 0) + 1);
+    expect([...asked.values()].every((times) => times === 1)).toBe(true);
+    expect(screen.getByRole('checkbox', { name: 'Select 21' })).toBeTruthy();
+  });
+});
+
+describe('useRowStrings', () => {
+  it("works out a row's strings once per row object and again for other functions", () => {
+    const label = vi.fn((row: Row) => `Select ${row.id}`);
+    const className = (row: Row) => (row.id % 2 ? 'odd' : undefined);
+    const { result, rerender } = renderHook(({ l }) => useRowStrings(l, className), { initialProps: { l: label } });
+    const row = rows[0]!;
+    expect(result.current(row)).toEqual({ label: 'Select 1', className: 'odd' });
+    expect(result.current(row)).toBe(result.current(row));
+    expect(label).toHaveBeenCalledTimes(1);
+    rerender({ l: label });
+    result.current(row);
+    expect(label).toHaveBeenCalledTimes(1);
+    const other = vi.fn((item: Row) => `Pick ${item.id}`);
+    rerender({ l: other });
+    expect(result.current(row).label).toBe('Pick 1');
   });
 });
 

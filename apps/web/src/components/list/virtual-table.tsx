@@ -7,6 +7,7 @@ import {
   useCallback,
   useEffect,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   type KeyboardEvent,
@@ -84,6 +85,34 @@ export function minimumWidth(tracks: readonly string[]): number {
   return Math.ceil(total);
 }
 const SKELETON_ROWS = 12;
+const OVERSCAN = 8;
+
+interface RowStrings {
+  label: string | undefined;
+  className: string | undefined;
+}
+
+/**
+ * A row's checkbox label and class, worked out once per row object: the table renders on every
+ * scroll step, and asking the page's functions (a translation each) for every row in view each time
+ * is most of that render. The memory is dropped when the page passes other functions.
+ */
+export function useRowStrings<Row>(
+  rowLabel: ((row: Row) => string) | undefined,
+  rowClassName: ((row: Row) => string | undefined) | undefined,
+): (row: Row) => RowStrings {
+  return useMemo(() => {
+    const known = new WeakMap<object, RowStrings>();
+    return (row: Row) => {
+      const cacheable = typeof row === 'object' && row !== null;
+      const found = cacheable ? known.get(row) : undefined;
+      if (found) return found;
+      const strings = { label: rowLabel?.(row), className: rowClassName?.(row) };
+      if (cacheable) known.set(row, strings);
+      return strings;
+    };
+  }, [rowLabel, rowClassName]);
+}
 
 interface RowProps<Row> {
   row: Row;
@@ -151,7 +180,7 @@ function RowView<Row>({
 
 const MemoRow = memo(RowView) as typeof RowView;
 
-function HeaderCell<Row>({
+function HeaderCellView<Row>({
   column,
   ordering,
   onSort,
@@ -185,6 +214,9 @@ function HeaderCell<Row>({
     </div>
   );
 }
+
+/** Header cells hold Mantine buttons: memoised, so scrolling (which renders the table) leaves them alone. */
+const HeaderCell = memo(HeaderCellView) as typeof HeaderCellView;
 
 /** Keeps `height: 'fill'` tables down to the bottom of the window as it resizes. */
 function useFillHeight(enabled: boolean, bottomGap: number) {
@@ -259,10 +291,12 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     initialRect: { width: 0, height: tableHeight },
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 10,
+    // Rows are cheap to mount; a few beyond the edges is enough at any scrolling speed a person uses.
+    overscan: OVERSCAN,
     paddingStart: 0,
   });
   const items = virtualizer.getVirtualItems();
+  const rowStrings = useRowStrings(rowLabel, rowClassName);
   const lastItem = items[items.length - 1];
 
   // Near the end of what is loaded: ask for the next page.
@@ -422,8 +456,8 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
                   columns={columns}
                   active={item.index === activeIndex}
                   selected={selectable ? selection.has(rowId(row)) : undefined}
-                  checkboxLabel={rowLabel?.(row)}
-                  className={rowClassName?.(row)}
+                  checkboxLabel={rowStrings(row).label}
+                  className={rowStrings(row).className}
                   onClick={handleClick}
                   onToggle={handleToggle}
                 />

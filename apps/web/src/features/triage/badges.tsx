@@ -1,4 +1,7 @@
 import type { AlertSeverity, AlertStatus, IncidentStatus } from '@vigil/contract';
+import { alertSeverityValues, alertStatuses, incidentStatuses } from '@vigil/contract';
+import type { TFunction } from 'i18next';
+import { useMemo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** Colour of each severity, the same on every page and chart. */
@@ -28,30 +31,73 @@ export const incidentStatusColor: Record<IncidentStatus, 'red' | 'yellow' | 'pur
 /** The theme's CSS colour of a severity (for charts and markers). */
 export const severityCssColor = (severity: AlertSeverity) => `var(--vigil-status-${severityColor[severity]})`;
 
-export function SeverityBadge({ severity }: { severity: AlertSeverity }) {
+/** The translated names of severities and statuses, read once for a whole table (rows call no hooks). */
+export interface TriageLabels {
+  severity: Record<AlertSeverity, string>;
+  alertStatus: Record<AlertStatus, string>;
+  incidentStatus: Record<IncidentStatus, string>;
+}
+
+function labelsOf<K extends string>(values: readonly K[], name: (value: K) => string): Record<K, string> {
+  return Object.fromEntries(values.map((value) => [value, name(value)])) as Record<K, string>;
+}
+
+/** Every triage label in the current language. */
+export function triageLabels(t: TFunction): TriageLabels {
+  return {
+    severity: labelsOf(alertSeverityValues, (value) => t(`triage.severity.${value}`)),
+    alertStatus: labelsOf(alertStatuses, (value) => t(`triage.alertStatus.${value}`)),
+    incidentStatus: labelsOf(incidentStatuses, (value) => t(`triage.incidentStatus.${value}`)),
+  };
+}
+
+/** The triage labels, made again only when the language changes. */
+export function useTriageLabels(): TriageLabels {
   const { t } = useTranslation();
+  return useMemo(() => triageLabels(t), [t]);
+}
+
+/*
+ * Plain elements for table rows: a function call, not a component, so a row that scrolls into view
+ * mounts a few spans and nothing else. The badges below draw the very same markup.
+ */
+
+export function severityPill(severity: AlertSeverity, label: string): ReactElement {
   return (
     <span className={`vigil-pill vigil-pill--${severityColor[severity]} vigil-severity`} data-severity={severity}>
       <span className="vigil-severity__dot" aria-hidden="true" />
-      {t(`triage.severity.${severity}`)}
+      {label}
     </span>
   );
+}
+
+export function alertStatusPill(status: AlertStatus, label: string): ReactElement {
+  return (
+    <span className={`vigil-pill vigil-pill--${alertStatusColor[status]}`} data-status={status}>
+      {label}
+    </span>
+  );
+}
+
+export function incidentStatusPill(status: IncidentStatus, label: string): ReactElement {
+  return (
+    <span className={`vigil-pill vigil-pill--${incidentStatusColor[status]}`} data-status={status}>
+      {label}
+    </span>
+  );
+}
+
+export function SeverityBadge({ severity }: { severity: AlertSeverity }) {
+  const { t } = useTranslation();
+  return severityPill(severity, t(`triage.severity.${severity}`));
 }
 
 export function AlertStatusBadge({ status }: { status: AlertStatus }) {
   const { t } = useTranslation();
-  return (
-    <span className={`vigil-pill vigil-pill--${alertStatusColor[status]}`} data-status={status}>
-      {t(`triage.alertStatus.${status}`)}
-    </span>
-  );
+  return alertStatusPill(status, t(`triage.alertStatus.${status}`));
 }
 
 export function IncidentStatusBadge({ status }: { status: IncidentStatus }) {
   const { t } = useTranslation();
-  return (
-    <span className={`vigil-pill vigil-pill--${incidentStatusColor[status]}`} data-status={status}>
-      {t(`triage.incidentStatus.${status}`)}
-    </span>
-  );
+  return incidentStatusPill(status, t(`triage.incidentStatus.${status}`));
 }

@@ -3,8 +3,14 @@ export {
   IncidentStatusBadge,
   SeverityBadge,
   alertStatusColor,
+  alertStatusPill,
   incidentStatusColor,
+  incidentStatusPill,
   severityColor,
   severityCssColor,
+  severityPill,
+  triageLabels,
+  useTriageLabels,
+  type TriageLabels,
 } from './badges';
 export * from './pivots';

@@ -120,40 +120,44 @@ export function useListState<D extends Record<string, FilterKind>>(definition: L
     [setParams],
   );
 
-  return {
-    ...state,
-    setPage: (page) => update((next) => (page > 1 ? next.set('page', String(page)) : next.delete('page'))),
-    setPageSize: (size) =>
-      update((next) => {
-        next.delete('page');
-        if (size === definition.defaultPageSize) next.delete('page_size');
-        else next.set('page_size', String(size));
-      }),
-    toggleOrdering: (field) =>
-      update((next) => {
-        const current = state.ordering;
-        // A new column sorts ascending; the same column again flips the direction.
-        const ordering = current === field ? `-${field}` : field;
-        next.delete('page');
-        if (ordering === definition.defaultOrdering) next.delete('ordering');
-        else next.set('ordering', ordering);
-      }),
-    setFilters: (changes) =>
-      update((next) => {
-        next.delete('page');
-        for (const [name, value] of Object.entries(changes)) {
-          const key = toSnakeCase(name);
-          next.delete(key);
-          const values = Array.isArray(value) ? value : value === undefined || value === '' ? [] : [value];
-          for (const item of values) next.append(key, String(item));
-        }
-      }),
-    resetFilters: () =>
-      update((next) => {
-        next.delete('page');
-        for (const name of Object.keys(definition.filters)) next.delete(toSnakeCase(name));
-      }),
-  };
+  // One object per URL, so components given the list state can skip renders while the URL stays.
+  return useMemo<ListState<D>>(
+    () => ({
+      ...state,
+      setPage: (page) => update((next) => (page > 1 ? next.set('page', String(page)) : next.delete('page'))),
+      setPageSize: (size) =>
+        update((next) => {
+          next.delete('page');
+          if (size === definition.defaultPageSize) next.delete('page_size');
+          else next.set('page_size', String(size));
+        }),
+      toggleOrdering: (field) =>
+        update((next) => {
+          const current = state.ordering;
+          // A new column sorts ascending; the same column again flips the direction.
+          const ordering = current === field ? `-${field}` : field;
+          next.delete('page');
+          if (ordering === definition.defaultOrdering) next.delete('ordering');
+          else next.set('ordering', ordering);
+        }),
+      setFilters: (changes) =>
+        update((next) => {
+          next.delete('page');
+          for (const [name, value] of Object.entries(changes)) {
+            const key = toSnakeCase(name);
+            next.delete(key);
+            const values = Array.isArray(value) ? value : value === undefined || value === '' ? [] : [value];
+            for (const item of values) next.append(key, String(item));
+          }
+        }),
+      resetFilters: () =>
+        update((next) => {
+          next.delete('page');
+          for (const name of Object.keys(definition.filters)) next.delete(toSnakeCase(name));
+        }),
+    }),
+    [state, update, definition],
+  );
 }
 
 /** A list answer with the page it answers (the data shown while the next page loads is the previous one). */

@@ -1,7 +1,7 @@
 import { Button, Group, MultiSelect, Paper, Select, TagsInput, TextInput } from '@mantine/core';
 import { IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { alertSeverityValues, alertSources, alertStatuses } from '@vigil/contract';
-import type { Ref } from 'react';
+import { memo, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchBox } from '../../../components/list';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
@@ -25,8 +25,14 @@ function assigneeValue(filters: State['filters'], me: number): string {
   return ANY;
 }
 
-/** The queue's filter bar; every value lives in the URL. */
-export function AlertFilters({ list, searchRef }: { list: State; searchRef: Ref<HTMLInputElement> }) {
+/** The queue's filter bar; every value lives in the URL. Memoised: it renders again only when the URL does, not as rows load. */
+export const AlertFilters = memo(function AlertFilters({
+  list,
+  searchRef,
+}: {
+  list: State;
+  searchRef: Ref<HTMLInputElement>;
+}) {
   const { t } = useTranslation();
   const me = useSignedInUser();
   const { users, byId } = useAssignableUsers();
@@ -201,4 +207,4 @@ export function AlertFilters({ list, searchRef }: { list: State; searchRef: Ref<
       </Group>
     </Paper>
   );
-}
+});

@@ -9,7 +9,13 @@ import {
   IconUser,
 } from '@tabler/icons-react';
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import type { Alert as AlertWire, AlertResolution, AlertStatus, ListAnswer } from '@vigil/contract';
+import {
+  alertSources,
+  type Alert as AlertWire,
+  type AlertResolution,
+  type AlertStatus,
+  type ListAnswer,
+} from '@vigil/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -23,7 +29,7 @@ import { useLiveEvents, useLiveStatus } from '../../../lib/live';
 import { notify } from '../../../lib/notifications';
 import { usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
-import { AlertStatusBadge, SeverityBadge, graphUrl } from '../../triage';
+import { alertStatusPill, graphUrl, severityPill, useTriageLabels } from '../../triage';
 import {
   alertList,
   bulkAlerts,
@@ -44,7 +50,7 @@ import { AlertFilters } from './alert-filters';
 import { IncidentModal, type IncidentChoice } from './incident-modal';
 import { ResolutionModal } from './resolution-modal';
 import { ShortcutHelp } from './shortcut-help';
-import { SourceIcon } from './source-icon';
+import { sourceIcon } from './source-icon';
 import { TagModal } from './tag-modal';
 import './alerts.css';
 
@@ -346,14 +352,19 @@ export default function AlertsPage() {
   }, []);
 
   const numberFormat = useMemo(() => new Intl.NumberFormat(i18n.language), [i18n.language]);
+  const labels = useTriageLabels();
+  // Rows call no hooks: every text a cell shows is read here, once per language.
   const columns = useMemo<Column<Alert>[]>(() => {
+    const sourceLabels = Object.fromEntries(alertSources.map((source) => [source, t(`triage.source.${source}`)]));
+    const unassigned = t('triage.unassigned');
+    const meLabel = t('triage.me');
     const all: (Column<Alert> | null)[] = [
       {
         id: 'severity',
         header: t('alerts.columns.severity'),
         width: '104px',
         sortField: 'severity',
-        render: (row) => <SeverityBadge severity={row.severity} />,
+        render: (row) => severityPill(row.severity, labels.severity[row.severity]),
       },
       {
         id: 'title',
@@ -361,7 +372,7 @@ export default function AlertsPage() {
         width: 'minmax(200px, 1fr)',
         render: (row) => (
           <span className="vigil-alert-title" data-status={row.status}>
-            <SourceIcon source={row.source} />
+            {sourceIcon(row.source, sourceLabels[row.source] ?? row.source)}
             <span className="vigil-alert-title__text" title={row.title}>
               {row.title}
             </span>
@@ -372,7 +383,7 @@ export default function AlertsPage() {
         id: 'status',
         header: t('alerts.columns.status'),
         width: '108px',
-        render: (row) => <AlertStatusBadge status={row.status} />,
+        render: (row) => alertStatusPill(row.status, labels.alertStatus[row.status]),
       },
       {
         id: 'assignee',
@@ -381,10 +392,10 @@ export default function AlertsPage() {
         // Plain elements in cells: a row is mounted each time it scrolls into view.
         render: (row) =>
           row.assigneeId === null ? (
-            <span className="vigil-cell-dimmed">{t('triage.unassigned')}</span>
+            <span className="vigil-cell-dimmed">{unassigned}</span>
           ) : (
             <span className="vigil-ellipsis" data-me={row.assigneeId === me.id || undefined}>
-              {row.assigneeId === me.id ? t('triage.me') : userLabel(users.byId.get(row.assigneeId), row.assigneeId)}
+              {row.assigneeId === me.id ? meLabel : userLabel(users.byId.get(row.assigneeId), row.assigneeId)}
             </span>
           ),
       },
@@ -429,7 +440,10 @@ export default function AlertsPage() {
       },
     ];
     return all.filter((column): column is Column<Alert> => column !== null);
-  }, [t, me.id, users.byId, companies, numberFormat]);
+  }, [t, labels, me.id, users.byId, companies, numberFormat]);
+
+  // Stable, so the table keeps the strings it worked out for rows already seen.
+  const rowLabel = useCallback((row: Alert) => t('alerts.queue.selectRow', { id: row.id }), [t]);
 
   const newCount = newAlertsCount(fresh);
   const bulkTarget = (): Target | null => (selection.mode === 'none' ? null : (currentTarget() as Target));
@@ -634,12 +648,12 @@ export default function AlertsPage() {
           onSort={list.toggleOrdering}
           selection={mayBulk ? (selection as never) : undefined}
           rowId={rowIdOf}
-          rowLabel={(row) => t('alerts.queue.selectRow', { id: row.id })}
+          rowLabel={rowLabel}
           activeIndex={activeIndex}
           onActiveIndexChange={setActiveIndex}
           onRowClick={(row) => openAlert(row)}
           rowHref={(row) => `/alerts/${row.id}`}
-          rowClassName={(row) => `vigil-alert-row vigil-alert-row--${row.status}`}
+          rowClassName={rowClassName}
           hasMore={queue.hasMore}
           loadMore={queue.loadMore}
           loading={queue.isLoading}
@@ -695,4 +709,8 @@ export default function AlertsPage() {
 
 function rowIdOf(row: Alert): number {
   return row.id;
+}
+
+function rowClassName(row: Alert): string {
+  return `vigil-alert-row vigil-alert-row--${row.status}`;
 }
