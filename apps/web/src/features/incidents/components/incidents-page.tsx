@@ -11,7 +11,7 @@ import { useInfiniteList, useListState } from '../../../lib/list';
 import { useLiveEvents } from '../../../lib/live';
 import { usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
-import { incidentUrl, IncidentStatusBadge, SeverityBadge } from '../../triage';
+import { incidentStatusPill, incidentUrl, severityPill, useTriageLabels } from '../../triage';
 import { incidentList, toApiFilters, type Incident } from '../api/incidents';
 import { useAssignableUsers, userName } from '../api/hooks';
 import { isPeriod, periods } from '../lib/period';
@@ -59,7 +59,10 @@ export default function IncidentsPage() {
     list.filters.createdFrom || list.filters.createdTo || customRange ? CUSTOM : (list.filters.period ?? ANY);
   const filtered = Object.keys(list.filters).length > 0;
 
+  const labels = useTriageLabels();
+  // Rows call no hooks but the ticking SLA: labels are read here, once per language.
   const columns = useMemo<Column<Incident>[]>(() => {
+    const unassigned = t('triage.unassigned');
     const all: (Column<Incident> | false)[] = [
       {
         id: 'id',
@@ -73,23 +76,23 @@ export default function IncidentsPage() {
         header: t('incidents.fields.severity'),
         width: '124px',
         sortField: 'severity',
-        render: (row) => <SeverityBadge severity={row.severity} />,
+        render: (row) => severityPill(row.severity, labels.severity[row.severity]),
       },
       {
         id: 'title',
         header: t('incidents.fields.title'),
         width: 'minmax(180px, 1fr)',
         render: (row) => (
-          <Text size="sm" truncate className="vigil-incidents-list__title" title={row.title}>
+          <span className="vigil-incidents-list__text vigil-incidents-list__title" title={row.title}>
             {row.title}
-          </Text>
+          </span>
         ),
       },
       {
         id: 'status',
         header: t('incidents.fields.status'),
         width: '118px',
-        render: (row) => <IncidentStatusBadge status={row.status} />,
+        render: (row) => incidentStatusPill(row.status, labels.incidentStatus[row.status]),
       },
       {
         id: 'sla',
@@ -111,13 +114,9 @@ export default function IncidentsPage() {
         render: (row) => {
           const user = row.assigneeId === null ? undefined : byId.get(row.assigneeId);
           return user ? (
-            <Text size="sm" truncate>
-              {userName(user)}
-            </Text>
+            <span className="vigil-incidents-list__text">{userName(user)}</span>
           ) : (
-            <Text size="sm" c="dimmed">
-              {t('triage.unassigned')}
-            </Text>
+            <span className="vigil-incidents-list__text vigil-incidents-list__dimmed">{unassigned}</span>
           );
         },
       },
@@ -126,9 +125,7 @@ export default function IncidentsPage() {
         header: t('incidents.fields.company'),
         width: '150px',
         render: (row) => (
-          <Text size="sm" truncate>
-            {companyNames.get(row.companyId) ?? `#${row.companyId}`}
-          </Text>
+          <span className="vigil-incidents-list__text">{companyNames.get(row.companyId) ?? `#${row.companyId}`}</span>
         ),
       },
       {
@@ -140,7 +137,7 @@ export default function IncidentsPage() {
       },
     ];
     return all.filter((column): column is Column<Incident> => column !== false);
-  }, [t, byId, manyCompanies, companyNames]);
+  }, [t, labels, byId, manyCompanies, companyNames]);
 
   return (
     <Stack gap="lg" className="vigil-list-page vigil-incidents-page">

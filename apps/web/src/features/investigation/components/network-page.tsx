@@ -8,7 +8,7 @@ import { LoadError, useSearchBox, VirtualTable, type Column } from '../../../com
 import { PageHeader } from '../../../components/ui/page-header';
 import { formatDate } from '../../../lib/dates';
 import { useInfiniteList, useListState } from '../../../lib/list';
-import { SeverityBadge } from '../../triage';
+import { severityPill, useTriageLabels } from '../../triage';
 import { networkEventOf, networkList, type StoredEvent } from '../api/investigation';
 import { networkSummary } from '../lib/summaries';
 import { NetworkEventDrawer } from './network-event-drawer';
@@ -41,6 +41,7 @@ export default function NetworkPage() {
     [filters.ip, setFilters],
   );
 
+  const labels = useTriageLabels();
   const columns = useMemo<Column<StoredEvent>[]>(
     () => [
       {
@@ -114,7 +115,7 @@ export default function NetworkPage() {
         width: '112px',
         render: (row) => {
           const severity = networkEventOf(row).severity;
-          return severity ? <SeverityBadge severity={severity} /> : null;
+          return severity ? severityPill(severity, labels.severity[severity]) : null;
         },
       },
       {
@@ -124,7 +125,7 @@ export default function NetworkPage() {
         render: (row) => <span className="vigil-inv-dim">{networkEventOf(row).host ?? '—'}</span>,
       },
     ],
-    [t, i18n.language, addIp],
+    [t, i18n.language, addIp, labels],
   );
 
   const filtered = Object.keys(filters).length > 0;
