@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { LoadError, SelectionBar, useSelection, VirtualTable, type Column } from '../../../components/list';
 import { PageHeader } from '../../../components/ui/page-header';
+import { useAfterFirstPaint } from '../../../lib/after-paint';
 import { formatDate } from '../../../lib/dates';
 import { ApiError, type Camelize } from '../../../lib/http';
 import { useListState } from '../../../lib/list';
@@ -82,6 +83,8 @@ export default function AlertsPage() {
   const users = useAssignableUsers();
   const companies = useCompanyNames();
   const searchRef = useRef<HTMLInputElement>(null);
+  // The closed dialogs (five Mantine modals) mount just after the first rows are painted.
+  const painted = useAfterFirstPaint();
   const tableRef = useRef<HTMLDivElement>(null);
 
   const filtersKey = JSON.stringify(list.filters);
@@ -670,39 +673,43 @@ export default function AlertsPage() {
         />
       </div>
 
-      <ResolutionModal
-        status={dialog?.kind === 'resolution' ? dialog.status : null}
-        count={dialog?.kind === 'resolution' ? dialog.target.size : 0}
-        onPick={pickResolution}
-        onClose={() => setDialog(null)}
-      />
-      <AssignModal
-        opened={dialog?.kind === 'assign'}
-        onClose={() => setDialog(null)}
-        onAssign={(userId) => {
-          if (dialog?.kind === 'assign') void apply(dialog.target, { kind: 'assign', assigneeId: userId });
-          setDialog(null);
-        }}
-      />
-      <TagModal
-        opened={dialog?.kind === 'tags'}
-        onClose={() => setDialog(null)}
-        onApply={(kind, tags) => {
-          if (dialog?.kind === 'tags') void apply(dialog.target, { kind, tags });
-          setDialog(null);
-        }}
-      />
-      <IncidentModal
-        opened={incidentDialog !== null}
-        defaultMode={incidentDialog?.mode ?? 'existing'}
-        allowCreate={mayAddIncident}
-        defaultTitle={firstOf(incidentDialog?.target ?? null)?.title ?? ''}
-        defaultSeverity={maxSeverity}
-        busy={busy}
-        onChoose={(choice) => void chooseIncident(choice)}
-        onClose={() => setDialog(null)}
-      />
-      <ShortcutHelp opened={dialog?.kind === 'help'} onClose={() => setDialog(null)} />
+      {painted && (
+        <>
+          <ResolutionModal
+            status={dialog?.kind === 'resolution' ? dialog.status : null}
+            count={dialog?.kind === 'resolution' ? dialog.target.size : 0}
+            onPick={pickResolution}
+            onClose={() => setDialog(null)}
+          />
+          <AssignModal
+            opened={dialog?.kind === 'assign'}
+            onClose={() => setDialog(null)}
+            onAssign={(userId) => {
+              if (dialog?.kind === 'assign') void apply(dialog.target, { kind: 'assign', assigneeId: userId });
+              setDialog(null);
+            }}
+          />
+          <TagModal
+            opened={dialog?.kind === 'tags'}
+            onClose={() => setDialog(null)}
+            onApply={(kind, tags) => {
+              if (dialog?.kind === 'tags') void apply(dialog.target, { kind, tags });
+              setDialog(null);
+            }}
+          />
+          <IncidentModal
+            opened={incidentDialog !== null}
+            defaultMode={incidentDialog?.mode ?? 'existing'}
+            allowCreate={mayAddIncident}
+            defaultTitle={firstOf(incidentDialog?.target ?? null)?.title ?? ''}
+            defaultSeverity={maxSeverity}
+            busy={busy}
+            onChoose={(choice) => void chooseIncident(choice)}
+            onClose={() => setDialog(null)}
+          />
+          <ShortcutHelp opened={dialog?.kind === 'help'} onClose={() => setDialog(null)} />
+        </>
+      )}
     </Stack>
   );
 }

@@ -1,0 +1,1 @@
+export { useAfterFirstPaint } from './after-paint';
