@@ -14,7 +14,8 @@
  * The alert queue: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the
  * server; the database `vigil_bench_web` is created on it and dropped at the end. BENCH_WEB_ALERT_ROWS
  * (default 1000000) alerts are seeded, BENCH_WEB_SCROLL_ROWS (default 10000) rows are scrolled through.
- * BENCH_WEB_KEEP_DB=1 keeps the seeded database and uses it again while it holds that many alerts.
+ * BENCH_WEB_KEEP_DB=1 keeps the seeded database and uses it again while it holds that many alerts;
+ * BENCH_WEB_DIST=/path/to/dist serves another build of the console (e.g. an older commit's) to compare.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -218,6 +219,7 @@ async function alertQueue(runs: number): Promise<void> {
     runs,
     scrollRows,
     keep: process.env.BENCH_WEB_KEEP_DB === '1',
+    webDist: process.env.BENCH_WEB_DIST || undefined,
   });
   const nav = [...figures.navigationMs].sort((a, b) => a - b);
   const s = figures.scroll;

@@ -23,6 +23,8 @@ export interface AlertQueueOptions {
    * alerts (seeding a million takes minutes); the server still starts on it with its migrations.
    */
   keep: boolean;
+  /** Another build of the console to serve (WEB_DIST_DIR), e.g. an older commit's, to compare. */
+  webDist?: string;
 }
 
 export interface AlertQueueFigures {
@@ -235,7 +237,9 @@ export async function measureAlertQueue(options: AlertQueueOptions): Promise<Ale
   let db: Database | null = null;
   const browser = await launchBrowser();
   try {
-    server = await startServer({ env: { DATABASE_URL: url } });
+    server = await startServer({
+      env: { DATABASE_URL: url, ...(options.webDist ? { WEB_DIST_DIR: options.webDist } : {}) },
+    });
     db = await openDatabase({ url, poolSize: 2 });
     let seedSeconds: number | null = null;
     if (reuse) log(`Using the kept ${options.database} with ${options.alerts.toLocaleString('en')} alerts`);
