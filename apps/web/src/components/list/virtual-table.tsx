@@ -273,6 +273,16 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     testId,
   } = props;
   const { t } = useTranslation();
+  // Read once per language: the table renders on every scroll step.
+  const texts = useMemo(
+    () => ({
+      selectLoaded: t('list.selectLoaded'),
+      loading: t('common.loading'),
+      nothingFound: t('common.nothingFound'),
+      loadingMore: t('list.loadingMore'),
+    }),
+    [t],
+  );
   const navigate = useNavigate();
   const scrollRef = useRef<HTMLDivElement>(null);
   const fill = useFillHeight(height === 'fill', bottomGap);
@@ -410,7 +420,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
                     if (input) input.indeterminate = selection.mode === 'some' && !selection.allLoadedSelected;
                   }}
                   onChange={selection.toggleLoaded}
-                  aria-label={t('list.selectLoaded')}
+                  aria-label={texts.selectLoaded}
                   disabled={rows.length === 0}
                 />
               </div>
@@ -421,7 +431,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
           </div>
         </div>
         {loading && rows.length === 0 ? (
-          <div role="rowgroup" className="vigil-vtable__skeleton" aria-label={t('common.loading')}>
+          <div role="rowgroup" className="vigil-vtable__skeleton" aria-label={texts.loading}>
             {Array.from({ length: SKELETON_ROWS }, (_, index) => (
               <div key={index} className="vigil-vtable__skeleton-row" style={{ height: rowHeight }}>
                 <span />
@@ -429,7 +439,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
             ))}
           </div>
         ) : showEmpty ? (
-          <div className="vigil-vtable__empty">{empty ?? t('common.nothingFound')}</div>
+          <div className="vigil-vtable__empty">{empty ?? texts.nothingFound}</div>
         ) : (
           <div role="rowgroup" className="vigil-vtable__body" style={{ height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
@@ -442,7 +452,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
                     style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}
                   >
                     <Loader size="xs" type="dots" />
-                    <span>{t('list.loadingMore')}</span>
+                    <span>{texts.loadingMore}</span>
                   </div>
                 );
               }
