@@ -309,6 +309,11 @@ describe('the alert queue and the alert page', () => {
     await pill.click();
     await rowOf('ET MALWARE Live beacon from the lab').waitFor();
     expect(await pill.count()).toBe(0);
+    // Someone else takes it on: the row shows it in place, without a reload.
+    const [live] = (await list({ search: 'Live beacon from the lab' })).results;
+    await rowOf('ET MALWARE Live beacon from the lab').filter({ hasText: 'New' }).waitFor();
+    await admin.request('PATCH', `/api/alerts/${live!.id}/`, { status: 'in_progress' });
+    await rowOf('ET MALWARE Live beacon from the lab').filter({ hasText: 'In progress' }).waitFor();
   });
 
   it('offers no bulk close or status keys to a user who may not change alerts', async () => {

@@ -42,6 +42,7 @@ import {
   type AlertApiFilters,
 } from '../api/alerts';
 import { useAssignableUsers, useCompanyNames, userLabel } from '../api/hooks';
+import { useLiveRowRefresh } from '../api/live-rows';
 import { applyChange, buildBulkBody, toAlertUpdate, type BulkTarget, type TriageChange } from '../lib/bulk';
 import { addLiveEvent, newAlertsCount, noNewAlerts } from '../lib/new-alerts';
 import { saveQueueOrder } from '../lib/queue-order';
@@ -150,6 +151,15 @@ export default function AlertsPage() {
     },
     [queryClient, queue.queryKey],
   );
+
+  // Rows someone else triaged show their new state in place (they move or leave on the next refresh).
+  useLiveRowRefresh({
+    shownIds: () => new Set(rows.map(rowIdOf)),
+    apply: (fresh) => {
+      const byId = new Map(fresh.map((row) => [row.id, row]));
+      patchRows((row) => byId.get(row.id) ?? null);
+    },
+  });
 
   const recount = useCallback(async () => {
     try {
