@@ -1,4 +1,6 @@
 import type { Database, Queryable } from '../../db/database';
+import type { BulkColumn } from '../../db/bulk';
+import { copyRows } from '../../db/copy';
 import { sql } from '../../db/sql';
 
 /** A hash a company saw, with or without the file's bytes. */
@@ -12,6 +14,19 @@ export interface Sighting {
   /** When the event that saw it happened. */
   ts: string;
 }
+
+const queueColumns: BulkColumn[] = [
+  { name: 'company_id', type: 'int8' },
+  { name: 'sha256', type: 'text' },
+  { name: 'md5', type: 'text' },
+  { name: 'sha1', type: 'text' },
+  { name: 'filename', type: 'text' },
+  { name: 'event_kind', type: 'text' },
+  { name: 'event_id', type: 'int8' },
+  { name: 'sightings', type: 'int8' },
+  { name: 'first_seen', type: 'timestamptz' },
+  { name: 'last_seen', type: 'timestamptz' },
+];
 
 /**
  * Queues a company's sightings of hashes in the caller's transaction (they commit with the events
@@ -31,17 +46,19 @@ export async function recordSightings(tx: Queryable, companyId: number, sighting
       if (s.ts < known.first) known.first = s.ts;
     }
   }
-  const list = [...byHash.values()];
-  await tx.query(sql`
-    INSERT INTO warehouse_sightings_queue
-      (company_id, sha256, md5, sha1, filename, event_kind, event_id, sightings, first_seen, last_seen)
-    SELECT ${companyId}::int8, u.sha256, u.md5, u.sha1, u.filename, u.kind, u.event_id, u.n, u.first_seen, u.last_seen
-    FROM unnest(${list.map((h) => h.latest.sha256)}::text[], ${list.map((h) => h.latest.md5)}::text[],
-                ${list.map((h) => h.latest.sha1)}::text[], ${list.map((h) => h.latest.filename)}::text[],
-                ${list.map((h) => h.latest.eventKind)}::text[], ${list.map((h) => h.latest.eventId)}::int8[],
-                ${list.map((h) => h.n)}::int8[], ${list.map((h) => h.first)}::timestamptz[],
-                ${list.map((h) => h.latest.ts)}::timestamptz[])
-         AS u(sha256, md5, sha1, filename, kind, event_id, n, first_seen, last_seen)`);
+  const rows = [...byHash.values()].map((h) => [
+    companyId,
+    h.latest.sha256,
+    h.latest.md5,
+    h.latest.sha1,
+    h.latest.filename,
+    h.latest.eventKind,
+    h.latest.eventId,
+    h.n,
+    h.first,
+    h.latest.ts,
+  ]);
+  await copyRows(tx, 'warehouse_sightings_queue', queueColumns, rows);
 }
 
 /** Advisory lock key of the one writer that folds the queue (any constant unique to this use). */
