@@ -277,6 +277,11 @@ describe('investigation pages', () => {
     expect(await table.textContent()).toContain('A cdn.example-update.net');
     expect(await table.textContent()).toContain('login.example-portal.com');
 
+    // Resting on an address in a row says what a click does.
+    await table.locator('.vigil-inv-pivot').first().hover();
+    await page.getByRole('tooltip').filter({ hasText: /^Filter by / }).waitFor();
+    await page.mouse.move(0, 0);
+
     await rows('network-table').filter({ hasText: 'ET MALWARE' }).click();
     const drawer = page.getByTestId('network-drawer');
     await drawer.getByTestId('raw-json').waitFor();

@@ -1,6 +1,6 @@
 import { ActionIcon, CopyButton, Group, Menu, MultiSelect, Button, TextInput, Tooltip } from '@mantine/core';
 import { IconCalendarTime, IconCheck, IconCopy } from '@tabler/icons-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
@@ -41,23 +41,53 @@ export function EventTypeBadge({ type }: { type: string }) {
   );
 }
 
-/** A value that filters the page by itself when clicked (an IP, a host, a user). */
+/** How long the pointer or focus rests on a pivot before its hint shows. */
+const PIVOT_HINT_DELAY_MS = 400;
+
+/**
+ * A value that filters the page by itself when clicked (an IP, a host, a user). Lists draw two of
+ * these per row, so the row holds a plain button; the hint ("Filter by …") mounts only while the
+ * pointer or focus rests on it.
+ */
 export function Pivot({ value, label, onPivot }: { value: string; label?: string; onPivot: (value: string) => void }) {
-  const { t } = useTranslation();
+  const ref = useRef<HTMLButtonElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const [hinted, setHinted] = useState(false);
+  const show = () => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setHinted(true), PIVOT_HINT_DELAY_MS);
+  };
+  const hide = () => {
+    clearTimeout(timer.current);
+    setHinted(false);
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
   return (
-    <Tooltip label={t('investigation.common.filterBy', { value })} openDelay={400} withArrow>
+    <>
       <button
+        ref={ref}
         type="button"
         className="vigil-inv-pivot"
+        onMouseEnter={show}
+        onMouseLeave={hide}
+        onFocus={show}
+        onBlur={hide}
         onClick={(event) => {
           event.stopPropagation();
+          hide();
           onPivot(value);
         }}
       >
         {label ?? value}
       </button>
-    </Tooltip>
+      {hinted ? <PivotHint value={value} target={ref} /> : null}
+    </>
   );
+}
+
+function PivotHint({ value, target }: { value: string; target: RefObject<HTMLButtonElement | null> }) {
+  const { t } = useTranslation();
+  return <Tooltip label={t('investigation.common.filterBy', { value })} opened target={target} withArrow />;
 }
 
 /** A hash shown in monospace with a copy button; a SHA-256 links to the files page. */
