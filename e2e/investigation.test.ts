@@ -279,7 +279,10 @@ describe('investigation pages', () => {
 
     // Resting on an address in a row says what a click does.
     await table.locator('.vigil-inv-pivot').first().hover();
-    await page.getByRole('tooltip').filter({ hasText: /^Filter by / }).waitFor();
+    await page
+      .getByRole('tooltip')
+      .filter({ hasText: /^Filter by / })
+      .waitFor();
     await page.mouse.move(0, 0);
 
     await rows('network-table').filter({ hasText: 'ET MALWARE' }).click();
