@@ -48,13 +48,15 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
     resource: ListResource<R, F, O>,
     find: (id: number, tenant: (column: SqlFragment) => SqlFragment, query: unknown) => Promise<O | null>,
     response?: z.ZodType,
+    /** Brings the rows up to date before any read (see ListRoutesOptions.beforeRead). */
+    beforeRead?: () => Promise<unknown>,
   ) => {
     registerListRoutes(app, resource, {
       apiBase: `/api/${basename}/`,
       basename,
       db,
       publicUrl,
-      ...(basename.startsWith('warehouse') ? { beforeRead: fold } : {}),
+      ...(beforeRead ? { beforeRead } : {}),
     });
     app.get(
       `/api/${basename}/:id/`,
@@ -64,7 +66,7 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
       },
       async (request) => {
         const scope = requireActor(request).scope;
-        if (basename.startsWith('warehouse')) await fold();
+        await beforeRead?.();
         const found = await find(pathId(request.params), (column) => tenantCondition(scope, column), request.query);
         if (!found) throw notFound();
         return found;
@@ -134,10 +136,16 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
     );
     return rows[0] ?? null;
   };
-  detail('warehouse/hashes', warehouseHashList, async (id, tenant) => {
-    const row = await warehouseRow(id, tenant, false);
-    return row ? toWarehouseHash(row) : null;
-  });
+  detail(
+    'warehouse/hashes',
+    warehouseHashList,
+    async (id, tenant) => {
+      const row = await warehouseRow(id, tenant, false);
+      return row ? toWarehouseHash(row) : null;
+    },
+    undefined,
+    fold,
+  );
 
   // A warehouse file by its row id, or a SHA-256 with every place the caller's companies saw it.
   registerListRoutes(app, warehouseFileList, {

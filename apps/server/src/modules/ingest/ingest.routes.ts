@@ -66,7 +66,6 @@ function split<T>(results: LineResult<T>[]): { events: T[]; rejected: { line: nu
   return { events, rejected };
 }
 
-/** Ingest tokens (`appliances` permissions) and the three ingest endpoints sensors post to. */
 declare module 'fastify' {
   interface FastifyInstance {
     /** Folds queued hash sightings into warehouse/hashes (readers call `fold()` first). */
@@ -74,6 +73,7 @@ declare module 'fastify' {
   }
 }
 
+/** Ingest tokens (`appliances` permissions) and the three ingest endpoints sensors post to. */
 export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, config } = deps;
 
