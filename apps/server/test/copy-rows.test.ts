@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkInsert, type BulkColumn } from '../src/db/bulk';
-import { copyEscape, copyRows, copyValue, JsonText } from '../src/db/copy';
+import { copyEscape, copyJson, copyRows, copyValue, copyWritten, CopyWriter, JsonText } from '../src/db/copy';
+import { migrate } from '../src/db/migrate';
+import { parseEndpointLines, parseEveLines } from '../src/modules/ingest/parsers';
+import {
+  endpointColumns,
+  endpointRow,
+  networkColumns,
+  networkRow,
+  storeEndpointEvents,
+  storeNetworkEvents,
+} from '../src/modules/ingest/storage';
 import { sql } from '../src/db/sql';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database';
 
@@ -31,6 +41,13 @@ describe('COPY text encoding', () => {
   it('escapes backslash, line breaks and tabs, and turns NUL into U+FFFD', () => {
     expect(copyEscape('plain')).toBe('plain');
     expect(copyEscape('a\\b\tc\nd\re\0f')).toBe('a\\\\b\\tc\\nd\\re\uFFFDf');
+  });
+
+  it('escapes JSON text by searching for the few characters it can hold', () => {
+    const json = JSON.stringify({ path: 'C:\\Users\\x', tab: 'a\tb', line: 'a\nb' });
+    expect(copyJson(json)).toBe(copyEscape(json));
+    expect(copyJson('{"a":\t1,\r"b": "\\\\"}')).toBe('{"a":\\t1,\\r"b": "\\\\\\\\"}');
+    expect(copyJson('{"plain":true}')).toBe('{"plain":true}');
   });
 
   it('writes NULL as \\N and ready JSON text as it is', () => {
@@ -122,5 +139,141 @@ describe('copyRows', () => {
         copyRows(tx, 'copy_target', columns, [[102, 'after', true, null, null, null, null, null]]),
       ),
     ).toBe(1);
+  });
+});
+
+describe('CopyWriter', () => {
+  it('grows past its first buffer and stores every row it was given, multi-byte text included', async () => {
+    const out = new CopyWriter(1024);
+    for (let n = 200; n < 260; n++) {
+      out.write(`${n}\t${copyEscape(`row ${n}: Ж ✓ ${'é'.repeat(40)}\tend`)}\tt\t\\N\t\\N\t\\N\t\\N\t\\N`);
+      out.endRow();
+    }
+    expect(out.rows).toBe(60);
+    expect(out.bytes().length).toBeGreaterThan(1024);
+    expect(
+      await t.db.transaction((tx) =>
+        copyWritten(
+          tx,
+          'copy_target',
+          columns.map((c) => c.name),
+          out,
+        ),
+      ),
+    ).toBe(60);
+    const { rows } = await t.db.query<{ n: number; label: string }>(
+      sql`SELECT n, label FROM copy_target WHERE n >= 200 ORDER BY n`,
+    );
+    expect(rows).toHaveLength(60);
+    expect(rows[59]).toEqual({ n: 259, label: `row 259: Ж ✓ ${'é'.repeat(40)}\tend` });
+  });
+});
+
+describe('ingest rows', () => {
+  // Awkward but valid lines: backslashes, quotes, Unicode, a tab between tokens, 64-bit flow ids.
+  const eve = [
+    '{"timestamp":"2026-11-22T10:00:00.000001+0000","flow_id":18446744073709551615,"event_type":"alert","src_ip":"10.0.0.5","src_port":51000,"dest_ip":"2001:db8::1","dest_port":80,"proto":"TCP","app_proto":"http",\t"host":"sensor\\\\1","alert":{"action":"allowed","gid":1,"signature_id":2024001,"rev":2,"signature":"ET \\"quoted\\" Ж","category":"Bad","severity":1},"http":{"hostname":"ex.test","url":"/a\\\\b?q=\\u00e9","http_user_agent":"Mozilla\\t(x)"}}',
+    '{"timestamp":"2026-11-22T10:00:01Z","event_type":"fileinfo","src_ip":"10.0.0.6","dest_ip":"10.0.0.7","fileinfo":{"filename":"a.exe","sha256":"' +
+      'ab'.repeat(32) +
+      '","size":10}}',
+  ].join('\n');
+  const endpoint = [
+    JSON.stringify({
+      '@timestamp': '2026-11-22T10:00:02Z',
+      host: { name: 'WS-1', ip: ['10.0.0.8'] },
+      event: { action: 'process-create', code: '1' },
+      process: {
+        pid: 42,
+        executable: 'C:\\Windows\\System32\\cmd.exe',
+        command_line: 'cmd.exe /c "echo \\"hi\\"\tthere"',
+        parent: { name: 'explorer.exe' },
+        hash: { sha256: 'cd'.repeat(32) },
+      },
+      user: { name: 'Пользователь' },
+      destination: { ip: '198.51.100.1', port: 443 },
+    }),
+    JSON.stringify({
+      Event: {
+        System: {
+          EventID: 11,
+          Provider: { Name: 'Microsoft-Windows-Sysmon' },
+          Computer: 'WS-2',
+          TimeCreated: { SystemTime: '2026-11-22T10:00:03Z' },
+        },
+        EventData: {
+          Data: [
+            { Name: 'TargetFilename', '#text': 'C:\\Temp\\x.dll' },
+            { Name: 'Image', '#text': 'C:\\a b\\p.exe' },
+          ],
+        },
+      },
+    }),
+  ].join('\n');
+
+  beforeAll(async () => {
+    await migrate(t.db);
+  }, 120_000);
+
+  /** Every column of the rows of a batch, id aside, with the JSON columns as stored text. */
+  async function stored(table: string, batch: number) {
+    const { rows } = await t.db.query<Record<string, unknown>>(
+      sql`SELECT *, event::text AS event, raw::text AS raw FROM ${sql.ident(table)} WHERE batch_id = ${batch} ORDER BY id`,
+    );
+    return rows.map(({ id: _id, batch_id: _batch, ...rest }) => rest);
+  }
+
+  it('writes network and endpoint events by COPY exactly as the insert of their rows stores them', async () => {
+    const network = parseEveLines(eve).flatMap((r) => (r.ok ? [r] : []));
+    const hosts = parseEndpointLines(endpoint).flatMap((r) => (r.ok ? [r] : []));
+    expect(network).toHaveLength(2);
+    expect(hosts).toHaveLength(2);
+    await t.db.transaction(async (tx) => {
+      await storeNetworkEvents(
+        tx,
+        1,
+        1,
+        network.map((r) => r.event),
+        [1, 2],
+        network.map((r) => r.text),
+      );
+      await bulkInsert(
+        tx,
+        'network_events',
+        networkColumns,
+        network.map((r, i) => networkRow(1, 2, 11 + i, r.event, r.text)),
+      );
+      await storeEndpointEvents(
+        tx,
+        1,
+        1,
+        hosts.map((r) => r.event),
+        [1, 2],
+        hosts.map((r) => r.text),
+      );
+      await bulkInsert(
+        tx,
+        'endpoint_events',
+        endpointColumns,
+        hosts.map((r, i) => endpointRow(1, 2, 11 + i, r.event, r.text)),
+      );
+    });
+    for (const table of ['network_events', 'endpoint_events']) {
+      const copied = await stored(table, 1);
+      expect(copied).toHaveLength(2);
+      expect(copied).toEqual(await stored(table, 2));
+    }
+    const [alert] = await stored('network_events', 1);
+    // The record as it arrived, byte for byte; the normalised event without it.
+    expect(alert!.raw).toBe(eve.split('\n')[0]);
+    expect(alert!.flow_id).toBe('18446744073709551615');
+    expect(alert!.sensor).toBe('sensor\\1');
+    expect(alert!.signature).toBe('ET "quoted" Ж');
+    expect(alert!.http_url).toBe('/a\\b?q=é');
+    expect(JSON.parse(alert!.event as string)).not.toHaveProperty('raw');
+    const [process, evtx] = await stored('endpoint_events', 1);
+    expect(process!.command_line).toBe('cmd.exe /c "echo \\"hi\\"\tthere"');
+    expect(process!.user_name).toBe('Пользователь');
+    expect(evtx!.file_path).toBe('C:\\Temp\\x.dll');
+    expect(evtx!.raw).toBe(endpoint.split('\n')[1]);
   });
 });

@@ -24,7 +24,7 @@ export interface Queryable {
    * `COPY table (columns) FROM STDIN` with `data` in COPY's text format (one row a line, columns
    * tab-separated, `\N` for NULL; see copy.ts). Answers the number of rows copied.
    */
-  copyFrom(table: string, columns: readonly string[], data: string): Promise<number>;
+  copyFrom(table: string, columns: readonly string[], data: string | Uint8Array): Promise<number>;
 }
 
 export interface Database extends Queryable {
@@ -78,10 +78,11 @@ async function openEmbeddedDatabase(dataDir: string): Promise<Database> {
     async exec(text: string) {
       await target.exec(text);
     },
-    async copyFrom(table: string, columns: readonly string[], data: string) {
+    async copyFrom(table: string, columns: readonly string[], data: string | Uint8Array) {
       // PGlite reads COPY … FROM '/dev/blob' from the blob given with the query.
       const result = await target.query(`${copyStatement(table, columns)} FROM '/dev/blob'`, [], {
-        blob: new Blob([data]),
+        // Our buffers are never shared memory; Blob's type only takes plain ArrayBuffer views.
+        blob: new Blob([data as string | Uint8Array<ArrayBuffer>]),
       });
       return result.affectedRows ?? 0;
     },
@@ -126,7 +127,7 @@ async function openServerDatabase(url: string, poolSize: number): Promise<Databa
     async exec(text: string) {
       await target.query(text);
     },
-    async copyFrom(table: string, columns: readonly string[], data: string) {
+    async copyFrom(table: string, columns: readonly string[], data: string | Uint8Array) {
       // A pool has no COPY of its own: the rows go through one of its clients.
       const client = target instanceof pg.Pool ? await target.connect() : target;
       try {

@@ -26,13 +26,11 @@ const observableKindOf: Record<LookupKind, Observable['kind']> = {
 
 class Collector {
   readonly items: ExtractedObservable[] = [];
-  private readonly seen = new Set<string>();
 
   add(kind: LookupKind, value: string | null | undefined, role: string): void {
     if (!value) return;
-    const key = `${kind}\u0000${value}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
+    // An event has a handful of observables: a scan beats a set of joined keys.
+    for (const item of this.items) if (item.value === value && item.kind === kind) return;
     this.items.push({ kind, value, role });
   }
   ip(value: string | null | undefined, role: string): void {

@@ -56,14 +56,21 @@ function bodyBytes(body: unknown): Buffer {
 
 const NOTHING_ACCEPTED = 'Nothing in this batch could be read: every line was rejected (see rejected).';
 
-function split<T>(results: LineResult<T>[]): { events: T[]; rejected: { line: number; reason: string }[] } {
+function split<T>(results: LineResult<T>[]): {
+  events: T[];
+  texts: string[];
+  rejected: { line: number; reason: string }[];
+} {
   const events: T[] = [];
+  const texts: string[] = [];
   const rejected: { line: number; reason: string }[] = [];
   for (const r of results) {
-    if (r.ok) events.push(r.event);
-    else rejected.push({ line: r.line, reason: r.reason });
+    if (r.ok) {
+      events.push(r.event);
+      texts.push(r.text);
+    } else rejected.push({ line: r.line, reason: r.reason });
   }
-  return { events, rejected };
+  return { events, texts, rejected };
 }
 
 declare module 'fastify' {
@@ -202,13 +209,14 @@ export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promi
     scope.post('/api/ingest/network/', routeOptions, async (request, reply) => {
       const caller = callerOf(request);
       const idempotencyKey = idempotencyKeyOf(request);
-      const { events, rejected } = split(parseEveLines(bodyBytes(request.body), lineOptions));
+      const { events, texts, rejected } = split(parseEveLines(bodyBytes(request.body), lineOptions));
       return answer(reply, {
         kind: 'network',
         companyId: caller.companyId,
         tokenId: caller.tokenId,
         idempotencyKey,
         events,
+        texts,
         rejected,
       });
     });
@@ -216,13 +224,14 @@ export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promi
     scope.post('/api/ingest/endpoint/', routeOptions, async (request, reply) => {
       const caller = callerOf(request);
       const idempotencyKey = idempotencyKeyOf(request);
-      const { events, rejected } = split(parseEndpointLines(bodyBytes(request.body), lineOptions));
+      const { events, texts, rejected } = split(parseEndpointLines(bodyBytes(request.body), lineOptions));
       return answer(reply, {
         kind: 'endpoint',
         companyId: caller.companyId,
         tokenId: caller.tokenId,
         idempotencyKey,
         events,
+        texts,
         rejected,
       });
     });

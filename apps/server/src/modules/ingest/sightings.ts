@@ -1,6 +1,5 @@
 import type { Database, Queryable } from '../../db/database';
-import type { BulkColumn } from '../../db/bulk';
-import { copyRows } from '../../db/copy';
+import { copyEscape, copyText, copyWritten, CopyWriter } from '../../db/copy';
 import { sql } from '../../db/sql';
 
 /** A hash a company saw, with or without the file's bytes. */
@@ -15,17 +14,18 @@ export interface Sighting {
   ts: string;
 }
 
-const queueColumns: BulkColumn[] = [
-  { name: 'company_id', type: 'int8' },
-  { name: 'sha256', type: 'text' },
-  { name: 'md5', type: 'text' },
-  { name: 'sha1', type: 'text' },
-  { name: 'filename', type: 'text' },
-  { name: 'event_kind', type: 'text' },
-  { name: 'event_id', type: 'int8' },
-  { name: 'sightings', type: 'int8' },
-  { name: 'first_seen', type: 'timestamptz' },
-  { name: 'last_seen', type: 'timestamptz' },
+/** The queue's columns, in the order recordSightings writes them. */
+const queueColumnNames = [
+  'company_id',
+  'sha256',
+  'md5',
+  'sha1',
+  'filename',
+  'event_kind',
+  'event_id',
+  'sightings',
+  'first_seen',
+  'last_seen',
 ];
 
 /**
@@ -46,19 +46,14 @@ export async function recordSightings(tx: Queryable, companyId: number, sighting
       if (s.ts < known.first) known.first = s.ts;
     }
   }
-  const rows = [...byHash.values()].map((h) => [
-    companyId,
-    h.latest.sha256,
-    h.latest.md5,
-    h.latest.sha1,
-    h.latest.filename,
-    h.latest.eventKind,
-    h.latest.eventId,
-    h.n,
-    h.first,
-    h.latest.ts,
-  ]);
-  await copyRows(tx, 'warehouse_sightings_queue', queueColumns, rows);
+  const out = new CopyWriter(byHash.size * 256);
+  for (const { latest, first, n } of byHash.values()) {
+    out.write(
+      `${companyId}\t${copyEscape(latest.sha256)}\t${copyText(latest.md5)}\t${copyText(latest.sha1)}\t${copyText(latest.filename)}\t${latest.eventKind}\t${latest.eventId}\t${n}\t${copyEscape(first)}\t${copyEscape(latest.ts)}`,
+    );
+    out.endRow();
+  }
+  await copyWritten(tx, 'warehouse_sightings_queue', queueColumnNames, out);
 }
 
 /** Advisory lock key of the one writer that folds the queue (any constant unique to this use). */

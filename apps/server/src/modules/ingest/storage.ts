@@ -1,10 +1,9 @@
 import type { EndpointEvent, NetworkEvent } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { bulkInsert, type BulkColumn } from '../../db/bulk';
-import { copyRows, JsonText } from '../../db/copy';
+import { copyEscape, copyJson, copyNumber, copyText, copyWritten, CopyWriter, JsonText } from '../../db/copy';
 import { sql } from '../../db/sql';
 import type { ParsedMailMessage } from './parsers';
-import { sourceTextOf } from './parsers/lines';
 import { recordSightings } from './sightings';
 
 /** Event tables partitioned by month on `ts`. */
@@ -31,7 +30,11 @@ export async function ensurePartitions(db: Database, table: EventTable, timestam
   const earliest = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - PARTITION_WINDOW_MONTHS_BACK, 1);
   const latest = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
   const months = new Set<string>();
+  let previous = '';
   for (const ts of timestamps) {
+    // A batch's events are mostly of one month: look each month up once.
+    if (previous !== '' && ts.startsWith(previous)) continue;
+    previous = ts.slice(0, 7);
     const month = monthOf(ts);
     const at = Date.parse(month);
     if (!Number.isFinite(at) || at < earliest || at > latest) continue;
@@ -109,14 +112,59 @@ function withoutRaw<T extends { raw: unknown }>(event: T): Omit<T, 'raw'> {
   return rest;
 }
 
-/** The record as it arrived: the line's own text when the parser kept it, else the parsed object. */
-function rawOf(event: { raw: unknown }): unknown {
-  const text = sourceTextOf(event);
+/** The record as it arrived: its line's own text when given, else the parsed object. */
+function rawOf(event: { raw: unknown }, text: string | undefined): unknown {
   return text === undefined ? event.raw : new JsonText(text);
 }
 
+/**
+ * The normalised event as JSON, without `raw` (stored in its own column). `raw` is hidden for
+ * the call rather than copied out of a new object: this runs for every ingested event.
+ */
+function eventJson(event: { raw: unknown }): string {
+  const raw = event.raw;
+  event.raw = undefined;
+  try {
+    return JSON.stringify(event);
+  } finally {
+    event.raw = raw;
+  }
+}
+
+/** The record as it arrived, as JSON text: its line's own text when given. */
+function rawJson(event: { raw: unknown }, text: string | undefined): string {
+  return text ?? JSON.stringify(event.raw);
+}
+
+/** `networkColumns`' names, in order: the columns of `writeNetworkRow`. */
+export const networkColumnNames = networkColumns.map((c) => c.name);
+
+/**
+ * Writes a network event as one row of COPY text, column for column as `networkRow` (and in the
+ * same order), straight from the event: ingest encodes every event it stores.
+ */
+export function writeNetworkRow(
+  out: CopyWriter,
+  companyId: number,
+  batchId: number,
+  id: number,
+  e: NetworkEvent,
+  /** The line the event was read from, stored as `raw`; else `e.raw` is serialised. */
+  text?: string,
+): void {
+  const alert = e.alert;
+  out.write(
+    `${companyId}\t${copyEscape(e.timestamp)}\t${id}\t${batchId}\t${copyEscape(e.event_type)}\t${copyText(e.src_ip)}\t${copyNumber(e.src_port)}\t${copyText(e.dest_ip)}\t${copyNumber(e.dest_port)}\t${copyText(e.proto)}\t${copyText(e.app_proto)}\t${copyText(e.flow_id)}\t${copyText(e.community_id)}\t${copyText(e.host)}\t${copyText(e.severity)}\t${copyNumber(alert?.signature_id)}\t${copyText(alert?.signature)}\t${copyText(alert?.category)}\t${copyText(e.dns?.rrname)}\t${copyText(e.http?.hostname)}\t${copyText(e.http?.url)}\t${copyText(e.tls?.sni)}\t${copyText(e.fileinfo?.sha256)}\t`,
+  );
+  out
+    .write(copyJson(eventJson(e)))
+    .write('\t')
+    .write(copyJson(rawJson(e, text)));
+  out.endRow();
+}
+
 /** The row of a network event in column order of `networkColumns`. */
-export function networkRow(companyId: number, batchId: number, id: number, e: NetworkEvent): unknown[] {
+export function networkRow(companyId: number, batchId: number, id: number, e: NetworkEvent, text?: string): unknown[] {
   return [
     companyId,
     e.timestamp,
@@ -142,7 +190,7 @@ export function networkRow(companyId: number, batchId: number, id: number, e: Ne
     e.tls?.sni ?? null,
     e.fileinfo?.sha256 ?? null,
     withoutRaw(e),
-    rawOf(e),
+    rawOf(e, text),
   ];
 }
 
@@ -156,13 +204,16 @@ export async function storeNetworkEvents(
   events: readonly NetworkEvent[],
   /** Ids already taken from the table's sequence, one per event; taken here when absent. */
   preallocated?: readonly number[],
+  /** The lines the events were read from, one per event, stored as `raw`. */
+  texts?: readonly string[],
 ): Promise<StoredRef<NetworkEvent>[]> {
   const ids =
     preallocated && preallocated.length === events.length
       ? preallocated
       : await nextIds(tx, 'network_events', events.length);
-  const rows = events.map((e, i) => networkRow(companyId, batchId, ids[i]!, e));
-  await copyRows(tx, 'network_events', networkColumns, rows);
+  const out = new CopyWriter(events.length * 1536);
+  for (let i = 0; i < events.length; i++) writeNetworkRow(out, companyId, batchId, ids[i]!, events[i]!, texts?.[i]);
+  await copyWritten(tx, 'network_events', networkColumnNames, out);
   return events.map((event, i) => ({ id: ids[i]!, ts: event.timestamp, event }));
 }
 
@@ -193,7 +244,13 @@ const endpointColumns: BulkColumn[] = [
   { name: 'raw', type: 'json' },
 ];
 
-export function endpointRow(companyId: number, batchId: number, id: number, e: EndpointEvent): unknown[] {
+export function endpointRow(
+  companyId: number,
+  batchId: number,
+  id: number,
+  e: EndpointEvent,
+  text?: string,
+): unknown[] {
   return [
     companyId,
     e.timestamp,
@@ -218,11 +275,35 @@ export function endpointRow(companyId: number, batchId: number, id: number, e: E
     e.registry?.path ?? null,
     e.dns?.question ?? null,
     withoutRaw(e),
-    rawOf(e),
+    rawOf(e, text),
   ];
 }
 
 export { endpointColumns };
+
+/** `endpointColumns`' names, in order: the columns of `writeEndpointRow`. */
+export const endpointColumnNames = endpointColumns.map((c) => c.name);
+
+/** Writes an endpoint event as one row of COPY text, column for column as `endpointRow`. */
+export function writeEndpointRow(
+  out: CopyWriter,
+  companyId: number,
+  batchId: number,
+  id: number,
+  e: EndpointEvent,
+  /** The line the event was read from, stored as `raw`; else `e.raw` is serialised. */
+  text?: string,
+): void {
+  const { process, file, network } = e;
+  out.write(
+    `${companyId}\t${copyEscape(e.timestamp)}\t${id}\t${batchId}\t${copyEscape(e.source_format)}\t${copyText(e.host.name)}\t${copyText(e.event.action)}\t${copyText(e.event.code)}\t${copyText(e.event.outcome)}\t${copyText(process?.name)}\t${copyNumber(process?.pid)}\t${copyText(process?.command_line)}\t${copyText(process?.parent?.name)}\t${copyText(process?.hash.sha256)}\t${copyText(e.user?.name)}\t${copyText(file?.path)}\t${copyText(file?.hash.sha256)}\t${copyText(network?.src_ip)}\t${copyText(network?.dest_ip)}\t${copyNumber(network?.dest_port)}\t${copyText(e.registry?.path)}\t${copyText(e.dns?.question)}\t`,
+  );
+  out
+    .write(copyJson(eventJson(e)))
+    .write('\t')
+    .write(copyJson(rawJson(e, text)));
+  out.endRow();
+}
 
 export async function storeEndpointEvents(
   tx: Queryable,
@@ -231,13 +312,16 @@ export async function storeEndpointEvents(
   events: readonly EndpointEvent[],
   /** Ids already taken from the table's sequence, one per event; taken here when absent. */
   preallocated?: readonly number[],
+  /** The lines the events were read from, one per event, stored as `raw`. */
+  texts?: readonly string[],
 ): Promise<StoredRef<EndpointEvent>[]> {
   const ids =
     preallocated && preallocated.length === events.length
       ? preallocated
       : await nextIds(tx, 'endpoint_events', events.length);
-  const rows = events.map((e, i) => endpointRow(companyId, batchId, ids[i]!, e));
-  await copyRows(tx, 'endpoint_events', endpointColumns, rows);
+  const out = new CopyWriter(events.length * 1536);
+  for (let i = 0; i < events.length; i++) writeEndpointRow(out, companyId, batchId, ids[i]!, events[i]!, texts?.[i]);
+  await copyWritten(tx, 'endpoint_events', endpointColumnNames, out);
   return events.map((event, i) => ({ id: ids[i]!, ts: event.timestamp, event }));
 }
 

@@ -24,11 +24,13 @@ export type BatchInput = {
   tokenId: number | null;
   idempotencyKey: string | null;
   rejected: Rejection[];
-} & (
-  | { kind: 'network'; events: NetworkEvent[] }
-  | { kind: 'endpoint'; events: EndpointEvent[] }
-  | { kind: 'mail'; message: ParsedMailMessage | null }
-);
+} &
+  /** `texts`: the lines the events were read from, one per event, stored as they arrived. */
+  (
+    | { kind: 'network'; events: NetworkEvent[]; texts?: string[] }
+    | { kind: 'endpoint'; events: EndpointEvent[]; texts?: string[] }
+    | { kind: 'mail'; message: ParsedMailMessage | null }
+  );
 
 export interface BatchResult extends IngestAnswer {
   /** The batch had been stored before under the same Idempotency-Key; this is its answer. */
@@ -63,6 +65,19 @@ export type AlertStage = (
 export const alertStage: AlertStage = (tx, detections) => raiseAlerts(tx, detections);
 
 class DuplicateBatch extends Error {}
+
+/** A sighting of a file an event names (built field by field: this runs for most events). */
+function sighting(
+  sha256: string,
+  md5: string | null,
+  sha1: string | null,
+  filename: string | null,
+  eventKind: Sighting['eventKind'],
+  eventId: number,
+  ts: string,
+): Sighting {
+  return { sha256, md5, sha1, filename, eventKind, eventId, ts };
+}
 
 async function findBatch(db: Queryable, companyId: number, kind: BatchKind, key: string): Promise<BatchResult | null> {
   const { rows } = await db.query<{ id: number; accepted: number; rejected: Rejection[] }>(sql`
@@ -128,26 +143,33 @@ export async function runBatch(db: Database, input: BatchInput): Promise<BatchRe
       const stored: StoredEvent[] = [];
       if (input.kind === 'network') {
         const files: Sighting[] = [];
-        for (const s of await storeNetworkEvents(tx, companyId, batchId, input.events, ids)) {
-          stored.push({ kind: 'network', companyId, ...s });
-          const file = s.event.fileinfo;
-          if (file?.sha256) files.push({ ...file, sha256: file.sha256, eventKind: 'network', eventId: s.id, ts: s.ts });
+        const refs = await storeNetworkEvents(tx, companyId, batchId, input.events, ids, input.texts);
+        for (let i = 0; i < refs.length; i++) {
+          const { id, ts, event } = refs[i]!;
+          stored.push({ kind: 'network', companyId, id, ts, event });
+          const file = event.fileinfo;
+          if (file?.sha256) files.push(sighting(file.sha256, file.md5, file.sha1, file.filename, 'network', id, ts));
         }
         // Files Suricata saw on the wire: the company's sightings (no bytes) in warehouse/hashes.
         await recordSightings(tx, companyId, files);
       } else if (input.kind === 'endpoint') {
         const files: Sighting[] = [];
-        for (const s of await storeEndpointEvents(tx, companyId, batchId, input.events, ids)) {
-          stored.push({ kind: 'endpoint', companyId, ...s });
+        const refs = await storeEndpointEvents(tx, companyId, batchId, input.events, ids, input.texts);
+        for (let i = 0; i < refs.length; i++) {
+          const { id, ts, event } = refs[i]!;
+          stored.push({ kind: 'endpoint', companyId, id, ts, event });
           // Executables that ran and files written on hosts: sightings (no bytes) in warehouse/hashes.
-          const { process, file } = s.event;
-          for (const [hash, filename] of [
-            [process?.hash, process?.name ?? process?.executable ?? null],
-            [file?.hash, file?.name ?? file?.path ?? null],
-          ] as const) {
-            if (!hash?.sha256) continue;
-            files.push({ ...hash, sha256: hash.sha256, filename, eventKind: 'endpoint', eventId: s.id, ts: s.ts });
-          }
+          const { process, file } = event;
+          const ran = process?.hash;
+          if (ran?.sha256)
+            files.push(
+              sighting(ran.sha256, ran.md5, ran.sha1, process?.name ?? process?.executable ?? null, 'endpoint', id, ts),
+            );
+          const written = file?.hash;
+          if (written?.sha256)
+            files.push(
+              sighting(written.sha256, written.md5, written.sha1, file?.name ?? file?.path ?? null, 'endpoint', id, ts),
+            );
         }
         await recordSightings(tx, companyId, files);
       } else if (input.message) {

@@ -111,19 +111,34 @@ function text(obj: JsonObject, key: string, path: string): string | null {
 }
 
 /** command_line, or the args joined by spaces when only the list is given. */
-function commandLine(process: JsonObject, path: string): string | null {
-  const line = text(process, 'command_line', `${path}.command_line`);
+function commandLine(process: JsonObject, path: 'process' | 'process.parent'): string | null {
+  const line = text(
+    process,
+    'command_line',
+    path === 'process' ? 'process.command_line' : 'process.parent.command_line',
+  );
   if (line !== null) return line;
-  const args = readStringList(own(process, 'args'), `${path}.args`);
-  return args.length > 0 ? args.join(' ') : null;
+  const args = own(process, 'args');
+  if (args === undefined || args === null) return null;
+  const list = readStringList(args, `${path}.args`);
+  return list.length > 0 ? list.join(' ') : null;
 }
 
-function hashes(owner: JsonObject, path: string) {
-  const hash = child(owner, 'hash', `${path}.hash`);
+/** Field names of the hash groups, made once rather than for every event. */
+const hashFields = Object.fromEntries(
+  ['process', 'file'].map((path) => [
+    path,
+    { hash: `${path}.hash`, md5: `${path}.hash.md5`, sha1: `${path}.hash.sha1`, sha256: `${path}.hash.sha256` },
+  ]),
+) as Record<'process' | 'file', { hash: string; md5: string; sha1: string; sha256: string }>;
+
+function hashes(owner: JsonObject, path: 'process' | 'file') {
+  const fields = hashFields[path];
+  const hash = child(owner, 'hash', fields.hash);
   return {
-    md5: readHash(own(hash, 'md5'), 'md5', `${path}.hash.md5`),
-    sha1: readHash(own(hash, 'sha1'), 'sha1', `${path}.hash.sha1`),
-    sha256: readHash(own(hash, 'sha256'), 'sha256', `${path}.hash.sha256`),
+    md5: readHash(own(hash, 'md5'), 'md5', fields.md5),
+    sha1: readHash(own(hash, 'sha1'), 'sha1', fields.sha1),
+    sha256: readHash(own(hash, 'sha256'), 'sha256', fields.sha256),
   };
 }
 
@@ -140,6 +155,11 @@ function ipList(value: unknown, field: string): string[] {
 
 function account(owner: JsonObject, path: string) {
   return nullIfEmpty({ name: text(owner, 'name', `${path}.name`), domain: text(owner, 'domain', `${path}.domain`) });
+}
+
+/** The first of the values that is not null. */
+function first(a: string | null, b: string | null, c: string | null = null, d: string | null = null): string | null {
+  return a ?? b ?? c ?? d;
 }
 
 function readEcs(r: JsonObject): WindowsFields {
@@ -172,7 +192,6 @@ function readEcs(r: JsonObject): WindowsFields {
     ),
     ...ipList(own(dns, 'resolved_ip'), 'dns.resolved_ip'),
   ].filter((answer, i, all): answer is string => answer !== null && all.indexOf(answer) === i);
-  const first = (...values: (string | null)[]) => values.find((v) => v !== null) ?? null;
 
   return {
     host: {

@@ -20,6 +20,15 @@ describe('JSON lines', () => {
     expect(parseJsonLines(new Uint8Array(), {}, keep)).toEqual([]);
   });
 
+  it('gives each event the text of its line, as stored for the record as it arrived', () => {
+    const body = '{"a": 1,\t"b": "x\\u0000y"}\r\n{"big": 18446744073709551615}';
+    for (const input of [body, Buffer.from(body)]) {
+      const texts = parseJsonLines(input, {}, keep).map((r) => (r.ok ? r.text : r.reason));
+      // Spacing and exact digits kept; only a \u0000 escape becomes \ufffd (text cannot hold NUL).
+      expect(texts).toEqual(['{"a": 1,\t"b": "x\\ufffdy"}', '{"big": 18446744073709551615}']);
+    }
+  });
+
   it('refuses lines over the length limit by their byte length, without reading them', () => {
     const long = `{"a":"${'é'.repeat(40)}"}`; // 88 bytes in UTF-8, 48 characters
     const body = `{"a":1}\n${long}\n{"a":2}`;

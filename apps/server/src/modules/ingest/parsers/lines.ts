@@ -13,7 +13,9 @@ export interface LineParseOptions {
  * the line number (`line 7: not valid JSON (…)`). Line numbers count every line from 1, blank
  * ones included, so they match what an editor shows.
  */
-export type LineResult<T> = { line: number; ok: true; event: T } | { line: number; ok: false; reason: string };
+export type LineResult<T> =
+  /** `text`: the JSON the event was read from (`\u0000` escapes made U+FFFD), stored as the record as it arrived. */
+  { line: number; ok: true; event: T; text: string } | { line: number; ok: false; reason: string };
 
 /** Turns one parsed JSON object into an event; throws FieldError for a field it cannot read. */
 export type Normalise<T> = (record: JsonObject, text: string) => T;
@@ -89,39 +91,33 @@ export function parseJsonLines<T>(
   return results;
 }
 
-const sourceTexts = new WeakMap<object, string>();
-
-/**
- * The JSON text an event was read from (with `\u0000` escapes already made U+FFFD), so storage
- * can keep the record exactly as it arrived without serialising the parsed object again.
- */
-export function sourceTextOf(event: object): string | undefined {
-  return sourceTexts.get(event);
+function failed(line: number, reason: string): { line: number; ok: false; reason: string } {
+  return { line, ok: false, reason: `line ${line}: ${reason}` };
 }
 
 /** Parses one line (without its line break) into an event or a reason. Never throws. */
 export function parseJsonLine<T>(text: string, line: number, normalise: Normalise<T>): LineResult<T> {
-  const fail = (reason: string): LineResult<T> => ({ line, ok: false, reason: `line ${line}: ${reason}` });
   const source = withoutNulEscapes(text);
   let record: unknown;
   try {
     record = JSON.parse(source);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return fail(`not valid JSON (${message.length > 160 ? `${message.slice(0, 160)}…` : message})`);
+    return failed(line, `not valid JSON (${message.length > 160 ? `${message.slice(0, 160)}…` : message})`);
   }
   if (!isObject(record)) {
     const found = Array.isArray(record) ? 'a list' : record === null ? 'null' : `a ${typeof record}`;
-    return fail(`expected a JSON object, found ${found}`);
+    return failed(line, `expected a JSON object, found ${found}`);
   }
   try {
-    const event = normalise(record, source);
-    if (typeof event === 'object' && event !== null) sourceTexts.set(event, source);
-    return { line, ok: true, event };
+    return { line, ok: true, event: normalise(record, source), text: source };
   } catch (error) {
-    if (error instanceof FieldError) return fail(error.message);
+    if (error instanceof FieldError) return failed(line, error.message);
     // A bug of ours, not the sender's: say so rather than fail the batch.
-    return fail(`could not be read (internal error: ${error instanceof Error ? error.message : String(error)})`);
+    return failed(
+      line,
+      `could not be read (internal error: ${error instanceof Error ? error.message : String(error)})`,
+    );
   }
 }
 

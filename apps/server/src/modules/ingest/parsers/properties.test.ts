@@ -133,7 +133,7 @@ describe.each(parsers)('$name parser properties', ({ parse, schema, samples }) =
     const alone = samples.map((s) => {
       const [result] = parse(JSON.stringify(s));
       if (result === undefined || !result.ok) throw new Error('sample refused');
-      return result.event;
+      return { event: result.event, text: result.text };
     });
     const entry = fc.oneof(
       fc.nat({ max: samples.length - 1 }).map((i) => ({ sample: i })),
@@ -149,7 +149,7 @@ describe.each(parsers)('$name parser properties', ({ parse, schema, samples }) =
         const byLine = new Map(results.map((r) => [r.line, r]));
         entries.forEach((e, i) => {
           if (!('sample' in e)) return;
-          expect(byLine.get(i + 1)).toEqual({ line: i + 1, ok: true, event: alone[e.sample] });
+          expect(byLine.get(i + 1)).toEqual({ line: i + 1, ok: true, ...alone[e.sample] });
         });
       }),
       { numRuns: 200 },
