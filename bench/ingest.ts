@@ -64,7 +64,7 @@ function startServer(env: Record<string, string>): Promise<{ child: ChildProcess
   // As `npm start` runs it (scripts/start.mjs), young generation size included.
   const child = spawn(
     process.execPath,
-    [...profile, '--max-semi-space-size=64', ...extra, '--import', 'tsx', 'apps/server/src/main.ts'],
+    [...profile, '--max-semi-space-size=128', ...extra, '--import', 'tsx', 'apps/server/src/main.ts'],
     {
       cwd: root,
       env: { ...process.env, ...env },
