@@ -68,6 +68,9 @@ export const passwordExpired = () =>
 export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
   const cache = new IdentityCache(config.authCacheSeconds * 1000);
+  // Names this app's own notices, which come back to its listener too: it has forgotten already,
+  // and forgetting again when a notice arrives late would drop what was cached since.
+  const ownNotice = randomBytes(12).toString('hex');
   app.decorate('identityCache', cache);
   app.decorateRequest('actor', null);
 
@@ -89,13 +92,16 @@ export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
     if (request.routeOptions.config?.identityNeutral) return payload;
     cache.invalidate();
     if (cache.enabled && db.kind === 'server') {
-      await db.query(sql`SELECT pg_notify(${IDENTITY_CHANNEL}, '')`).catch(() => undefined);
+      await db.query(sql`SELECT pg_notify(${IDENTITY_CHANNEL}, ${ownNotice})`).catch(() => undefined);
     }
     return payload;
   });
   let stopListening: (() => Promise<void>) | null = null;
   app.addHook('onReady', async () => {
-    if (cache.enabled) stopListening = await db.listen(IDENTITY_CHANNEL, () => cache.invalidate());
+    if (cache.enabled)
+      stopListening = await db.listen(IDENTITY_CHANNEL, (payload) => {
+        if (payload !== ownNotice) cache.invalidate();
+      });
   });
   app.addHook('onClose', async () => {
     await stopListening?.();
