@@ -91,22 +91,20 @@ export async function copyRows(
   columns: readonly BulkColumn[],
   rows: readonly (readonly unknown[])[],
 ): Promise<number> {
-  if (rows.length === 0) return 0;
   const types = columns.map((c) => c.type);
-  const lines: string[] = new Array<string>(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
-    let line = '';
+  const out = new CopyWriter();
+  for (const row of rows) {
     for (let c = 0; c < types.length; c++) {
-      if (c > 0) line += '\t';
-      line += copyValue(row[c], types[c]!);
+      if (c > 0) out.write('\t');
+      out.write(copyValue(row[c], types[c]!));
     }
-    lines[r] = line;
+    out.endRow();
   }
-  return db.copyFrom(
+  return copyWritten(
+    db,
     table,
     columns.map((c) => c.name),
-    `${lines.join('\n')}\n`,
+    out,
   );
 }
 
