@@ -210,6 +210,7 @@ describe('the dashboard', () => {
     const removed = saved('DELETE');
     await page.getByTestId('widget-remove').click();
     await removed;
+    await page.getByTestId('widget-remove').waitFor({ state: 'detached' });
     expect(await kinds()).not.toContain('open_alerts_by_status');
 
     // The keyboard-friendly way: the first widget moves one place right through its menu.
@@ -217,6 +218,8 @@ describe('the dashboard', () => {
     const moved = saved('PUT');
     await page.getByTestId('widget-move-right').click();
     await moved;
+    // Its menu has closed (it fades out) before the next one opens: one menu item of each kind.
+    await page.getByTestId('widget-move-right').waitFor({ state: 'detached' });
     // Then the ingest rate becomes a third of the row.
     await widget('ingest_rate').getByTestId('widget-menu').click();
     const resized = saved('PUT');
