@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppDeps } from './app-deps';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config';
-import type { Database } from './db/database';
 import { installPermissionGuard, type GuardedRoute } from './http/actor';
 import { installErrorHandling } from './http/errors';
 import { registerAlerts } from './modules/alerts/alerts.routes';
@@ -21,7 +20,6 @@ import { registerIngest } from './modules/ingest/ingest.routes';
 import { registerJobs } from './modules/jobs/jobs.module';
 import { registerLive } from './modules/live/live.routes';
 import { registerMail } from './modules/mail/mail.routes';
-import type { Mailer } from './modules/mail/mail.transport';
 import { registerMatchers } from './modules/matchers/matchers.routes';
 import { registerRoles } from './modules/roles/roles.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
@@ -37,22 +35,6 @@ declare module 'fastify' {
     /** Every /api/ route with the permission it needs (filled as routes register). */
     guardedRoutes: GuardedRoute[];
   }
-}
-
-/** Everything the application needs from outside; tests pass their own. */
-export interface AppDeps {
-  db: Database;
-  config: Config;
-  /** Application version, shown by the health check. */
-  version: string;
-  /** Fastify logger setting: pino options, or false to stay quiet. */
-  logger?: FastifyServerOptions['logger'];
-  /** Sends mail; SMTP from the configuration when absent. */
-  mailer?: Mailer;
-  /** Time source of the job runner; the database's clock when absent. */
-  clock?: () => Date;
-  /** Where release notes are read from; docs/release-notes of the repository when absent. */
-  releaseNotesDir?: string;
 }
 
 /** Domain modules, each one `register` function; adding a module is one line here. */

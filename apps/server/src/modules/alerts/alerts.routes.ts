@@ -1,6 +1,6 @@
 import { alertBulkSchema, alertSources, alertUpdateSchema, commentCreateSchema } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { can, requireActor } from '../../http/actor';
 import { forbidden, notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { pathId } from '../../http/params';

@@ -11,7 +11,7 @@ import {
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { sendAppShell, wantsPage } from '../web/web.routes';
 import { requireActor, type Actor } from '../../http/actor';
 import { sql } from '../../db/sql';

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { sql } from '../../db/sql';
 import { HttpError } from '../../http/errors';
 import { ipAllowed } from './ip-allow-list';

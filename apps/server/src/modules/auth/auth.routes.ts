@@ -1,6 +1,6 @@
 import { authStateSchema, credentialsSchema, impersonateSchema, otpCodeSchema } from '@vigil/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { forbidden, HttpError, notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';

@@ -1,6 +1,6 @@
 import type { AuthState } from '@vigil/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import type { Actor } from '../../http/actor';

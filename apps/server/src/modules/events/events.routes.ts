@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { sql, type SqlFragment } from '../../db/sql';
 import { requireActor } from '../../http/actor';
 import {

@@ -7,7 +7,7 @@ import {
   type GraphAnswer,
 } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { can, requireActor, type Actor } from '../../http/actor';
 import { forbidden, notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { inScope } from '../../http/tenancy';

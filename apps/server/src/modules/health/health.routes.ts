@@ -1,6 +1,6 @@
 import { healthSchema } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { currentMigration } from '../../db/migrate';
 
 /** `GET /api/health/`: is the database reachable, and at which migration. Open to all. */

@@ -10,7 +10,7 @@ import {
   type Incident,
 } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import { requireActor, type Actor } from '../../http/actor';

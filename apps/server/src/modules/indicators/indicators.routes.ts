@@ -9,7 +9,7 @@ import {
   type IndicatorScope,
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import type { Actor } from '../../http/actor';
 import { requireActor } from '../../http/actor';
 import { forbidden, notFound, parseOrThrow, ValidationError } from '../../http/errors';

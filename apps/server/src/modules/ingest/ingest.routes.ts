@@ -5,7 +5,7 @@ import {
   ingestTokenSchema,
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { HttpError, notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { pathId } from '../../http/params';

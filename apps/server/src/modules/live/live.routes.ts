@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { can, requireActor } from '../../http/actor';
 import { inScope } from '../../http/tenancy';
 import { LiveBus, type LiveEvent } from './live.bus';

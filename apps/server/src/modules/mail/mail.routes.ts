@@ -42,7 +42,7 @@ import {
   versionsListAnswerSchema,
 } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { parseOrThrow, ValidationError } from '../../http/errors';
 import { auditContextOf } from '../audit/audit.repository';

@@ -1,6 +1,6 @@
 import { matcherCreateSchema, matcherUpdateSchema } from '@vigil/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { forbidden, notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { pathId } from '../../http/params';

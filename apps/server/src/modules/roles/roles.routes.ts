@@ -1,6 +1,6 @@
 import { actionsOf, resourceKinds, roleCreateSchema, roleUpdateSchema, type Permission } from '@vigil/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { sql } from '../../db/sql';
 import { requireActor, type Actor } from '../../http/actor';
 import { forbidden, notFound, parseOrThrow, ValidationError } from '../../http/errors';

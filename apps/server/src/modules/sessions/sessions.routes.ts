@@ -7,7 +7,7 @@ import {
 } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import { requestUrl, requireActor, type Actor } from '../../http/actor';

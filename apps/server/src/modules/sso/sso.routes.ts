@@ -12,7 +12,7 @@ import {
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';

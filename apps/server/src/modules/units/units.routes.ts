@@ -1,6 +1,6 @@
 import { unitCreateSchema, unitUpdateSchema } from '@vigil/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { sql } from '../../db/sql';
 import { requireActor } from '../../http/actor';
 import { notFound, parseOrThrow, ValidationError } from '../../http/errors';

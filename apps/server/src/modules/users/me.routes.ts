@@ -1,6 +1,6 @@
 import { currentUserSchema, profileUpdateSchema, type CurrentUser, type ProfileUpdate } from '@vigil/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import { requireActor, type Actor } from '../../http/actor';

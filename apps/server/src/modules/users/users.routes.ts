@@ -7,7 +7,7 @@ import {
   type UserUpdate,
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { sql } from '../../db/sql';
 import { publicBase, requestUrl, requireActor } from '../../http/actor';
 import { notFound, parseOrThrow, ValidationError } from '../../http/errors';

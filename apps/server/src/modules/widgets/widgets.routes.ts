@@ -7,7 +7,7 @@ import {
   type WidgetList,
 } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { pathId } from '../../http/params';
