@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { installPermissionGuard, type GuardedRoute } from './http/actor';
 import { installErrorHandling } from './http/errors';
 import { registerAlerts } from './modules/alerts/alerts.routes';
+import { registerApiDocs } from './modules/api-docs/api-docs.routes';
 import { registerAudit } from './modules/audit/audit.routes';
 import { installAuthHooks } from './modules/auth/auth.hooks';
 import { registerAuth } from './modules/auth/auth.routes';
@@ -40,6 +41,7 @@ declare module 'fastify' {
 /** Domain modules, each one `register` function; adding a module is one line here. */
 const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
   registerHealth,
+  registerApiDocs,
   registerAuth,
   registerCompanies,
   registerAudit,

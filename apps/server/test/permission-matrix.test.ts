@@ -32,6 +32,9 @@ const expectedPublic = new Set([
   'POST /api/ingest/network/',
   'POST /api/ingest/endpoint/',
   'POST /api/ingest/mail/',
+  // The API reference, generated from the endpoint declarations.
+  'GET /api/openapi.json',
+  'GET /api/docs/',
 ]);
 
 /**

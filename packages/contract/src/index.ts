@@ -19,3 +19,5 @@ export * from './indicators';
 export * from './graph';
 export * from './widgets';
 export * from './investigation';
+export * from './endpoint';
+export * from './endpoints/index';

@@ -81,6 +81,8 @@ export interface GuardedRoute {
   url: string;
   permission: RoutePermission | null;
   public: boolean;
+  /** Registered from a contract declaration (`route` in http/endpoints.ts). */
+  declared: boolean;
 }
 
 /**
@@ -96,7 +98,13 @@ export function installPermissionGuard(app: FastifyInstance): GuardedRoute[] {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      routes.push({ method, url: route.url, permission: config.permission ?? null, public: config.public === true });
+      routes.push({
+        method,
+        url: route.url,
+        permission: config.permission ?? null,
+        public: config.public === true,
+        declared: config.endpoint !== undefined,
+      });
     }
     if (config.public) return;
     const guard = config.permission

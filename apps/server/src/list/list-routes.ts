@@ -1,7 +1,9 @@
-import { countAnswerSchema } from '@vigil/contract';
+import { countAnswerSchema, type EndpointSpec } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import type { Queryable } from '../db/database';
 import { requestUrl, requireActor } from '../http/actor';
+import { route } from '../http/endpoints';
 import { countList, listPage, type ListResource } from './list-engine';
 
 export interface ListRoutesOptions {
@@ -43,5 +45,61 @@ export function registerListRoutes<R, F extends Record<string, unknown>, O>(
       await options.beforeRead?.();
       return { count: await countList(options.db, resource, request.body, actor.scope) };
     },
+  );
+}
+
+/** A list resource's endpoints as the contract declares them (`listEndpoints`). */
+export interface ListEndpointGroup {
+  spec: { orderings: readonly string[]; defaultOrdering: readonly string[] };
+  list: JsonEndpoint;
+  count: JsonEndpoint;
+}
+
+/** An endpoint answering JSON with 200. */
+type JsonEndpoint = EndpointSpec & { readonly responses: { readonly 200: z.ZodType } };
+
+/**
+ * Registers a list resource's declared `check/` and `count/` endpoints over the list engine. The
+ * orderings the engine knows must be the ones the contract declares (checked at start-up), so the
+ * console, the reference and the server never disagree about them.
+ */
+export function registerList<R, F extends Record<string, unknown>, O>(
+  app: FastifyInstance,
+  endpoints: ListEndpointGroup,
+  resource: ListResource<R, F, O>,
+  options: Omit<ListRoutesOptions, 'apiBase' | 'basename'>,
+): void {
+  const declared = [...endpoints.spec.orderings].sort().join(',');
+  const served = Object.keys(resource.orderings).sort().join(',');
+  if (declared !== served || endpoints.spec.defaultOrdering.join(',') !== resource.defaultOrdering.join(',')) {
+    throw new Error(
+      `${endpoints.list.path}: the contract declares orderings [${declared}] (default ${endpoints.spec.defaultOrdering.join(',')}) ` +
+        `but the list engine serves [${served}] (default ${resource.defaultOrdering.join(',')}).`,
+    );
+  }
+  route(
+    app,
+    endpoints.list,
+    async ({ request }) => {
+      const actor = requireActor(request);
+      await options.beforeRead?.();
+      return listPage(options.db, resource, {
+        query: request.query as Record<string, unknown>,
+        body: request.body,
+        scope: actor.scope,
+        url: requestUrl(request, options.publicUrl),
+      });
+    },
+    { parseRequest: false },
+  );
+  route(
+    app,
+    endpoints.count,
+    async ({ request }) => {
+      const actor = requireActor(request);
+      await options.beforeRead?.();
+      return { count: await countList(options.db, resource, request.body, actor.scope) };
+    },
+    { parseRequest: false },
   );
 }

@@ -60,3 +60,24 @@ export async function unitNameTaken(db: Queryable, companyId: number, name: stri
     ${exceptId === null ? sql`` : sql`AND id <> ${exceptId}`}`);
   return rows.length > 0;
 }
+
+export async function insertUnit(
+  db: Queryable,
+  unit: { companyId: number; name: string; description: string },
+): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(sql`
+    INSERT INTO units (company_id, name, description) VALUES (${unit.companyId}, ${unit.name}, ${unit.description})
+    RETURNING id`);
+  return Number(rows[0]!.id);
+}
+
+export async function updateUnit(db: Queryable, id: number, change: { name?: string; description?: string }) {
+  const sets = [sql`updated_at = now()`];
+  if (change.name !== undefined) sets.push(sql`name = ${change.name}`);
+  if (change.description !== undefined) sets.push(sql`description = ${change.description}`);
+  await db.query(sql`UPDATE units SET ${sql.join(sets)} WHERE id = ${id}`);
+}
+
+export async function deleteUnit(db: Queryable, id: number): Promise<void> {
+  await db.query(sql`DELETE FROM units WHERE id = ${id}`);
+}

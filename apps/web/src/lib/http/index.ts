@@ -6,3 +6,5 @@ export { camelizeKeys, snakeizeKeys, toCamelCase, toSnakeCase } from './case';
 export type { Camelize, Snakeize } from './case';
 export { isSystemUpdating, onHttpEvent } from './events';
 export { toQueryString } from './query-string';
+export { call } from './endpoint-client';
+export type { CallAnswer, CallInput } from './endpoint-client';

@@ -11,7 +11,8 @@ import type {
   UnitUpdate,
   User as UserWire,
 } from '@vigil/contract';
-import { http, type Camelize } from '../../../lib/http';
+import { endpoints } from '@vigil/contract';
+import { call, http, type Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 
 export type Company = Camelize<CompanyWire>;
@@ -68,7 +69,7 @@ export const fetchOwnUser = (id: number, signal?: AbortSignal) =>
   http.get<UserWire>(`/api/users/${id}/`, { signal, notifyErrors: false });
 
 export const createUnit = (data: Camelize<UnitCreate>) =>
-  http.post<UnitWire>('/api/units/', { data, notifyErrors: false });
+  call(endpoints.units.create, { body: data, notifyErrors: false });
 export const updateUnit = (id: number, data: Camelize<UnitUpdate>) =>
-  http.put<UnitWire>(`/api/units/${id}/`, { data, notifyErrors: false });
-export const deleteUnit = (id: number) => http.delete<null>(`/api/units/${id}/`);
+  call(endpoints.units.replace, { params: { id }, body: data, notifyErrors: false });
+export const deleteUnit = (id: number) => call(endpoints.units.remove, { params: { id } });

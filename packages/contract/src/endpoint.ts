@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { countAnswerSchema, listAnswerSchema, listQuerySchema } from './list';
+
+/**
+ * Endpoint declarations: every /api/ route is one declaration here — its method, path, path and
+ * query parameters, body, answers and who may call it. The server registers its routes from these
+ * (validating requests and serialising answers with the same schemas, so an answer can never carry
+ * a field the declaration does not name), the web app calls them through one typed client, and the
+ * OpenAPI document is generated from them.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who may call an endpoint. */
+export type EndpointAccess =
+  /** Anyone, signed in or not (sign-in, activation links, health, ingest with its own key). */
+  | { readonly public: true }
+  /** Any signed-in caller. */
+  | { readonly signedIn: true }
+  /** A signed-in caller holding this permission. */
+  | { readonly permission: { readonly basename: string; readonly action: string } };
+
+/** An answer that is not JSON (a file, a CSV export, a stream of live events, a redirect). */
+export interface RawAnswer {
+  readonly raw: true;
+  /** Media type of the answer, e.g. `text/csv`; none for a redirect or an empty answer. */
+  readonly contentType?: string;
+  readonly description: string;
+}
+
+/** One possible answer: a schema of its JSON body, a raw body, or `null` for no body (204). */
+export type AnswerSpec = z.ZodType | RawAnswer | null;
+
+/** A body that is not JSON (ingest lines, a mail message). */
+export interface RawBody {
+  readonly raw: true;
+  readonly contentTypes: readonly string[];
+  readonly description: string;
+}
+
+export interface EndpointSpec {
+  readonly method: HttpMethod;
+  /** Path with `:name` parameters, always starting with `/api/` and ending in `/`. */
+  readonly path: string;
+  /** Short title shown in the API reference. */
+  readonly summary: string;
+  /** Longer explanation, when the title does not say it all. */
+  readonly description?: string;
+  /** Group in the API reference (usually the resource's basename). */
+  readonly tag: string;
+  readonly access: EndpointAccess;
+  /** Answers even before two-factor sign-in is complete or while the password is expired. */
+  readonly reducedApp?: boolean;
+  /** Authenticated by an ingest key (`Authorization: Bearer …`) instead of a user. */
+  readonly ingestKey?: boolean;
+  /** Schema of the path parameters (values arrive as text; use coercing schemas for numbers). */
+  readonly params?: z.ZodType;
+  /** Schema of the query string. */
+  readonly query?: z.ZodType;
+  /** Schema of the JSON body, or a raw body. */
+  readonly body?: z.ZodType | RawBody;
+  /** Answers by status code (only the successful ones; errors have the documented error shapes). */
+  readonly responses: Readonly<Record<number, AnswerSpec>>;
+}
+
+/** Declares one endpoint; the declaration keeps its literal types for the server and the client. */
+export function endpoint<const E extends EndpointSpec>(spec: E): E {
+  return spec;
+}
+
+/** A raw (non-JSON) answer. */
+export function rawAnswer(description: string, contentType?: string): RawAnswer {
+  return { raw: true, description, ...(contentType ? { contentType } : {}) };
+}
+
+/** A raw (non-JSON) body. */
+export function rawBody(description: string, contentTypes: readonly string[]): RawBody {
+  return { raw: true, description, contentTypes };
+}
+
+export function isRawAnswer(spec: AnswerSpec | undefined): spec is RawAnswer {
+  return typeof spec === 'object' && spec !== null && 'raw' in spec;
+}
+
+export function isRawBody(spec: EndpointSpec['body']): spec is RawBody {
+  return typeof spec === 'object' && spec !== null && 'raw' in spec && (spec as RawBody).raw === true;
+}
+
+/** Path parameter `id`: a positive whole number (a path naming anything else is answered 404). */
+export const idParams = z.object({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
+
+/** The answer of a successful write that has nothing to say beyond success (204). */
+export const noContent = null;
+
+/** Permission access shorthand. */
+export function permission(basename: string, action: string): EndpointAccess {
+  return { permission: { basename, action } };
+}
+
+export const signedIn: EndpointAccess = { signedIn: true };
+export const publicAccess: EndpointAccess = { public: true };
+
+/**
+ * The two list endpoints every list resource has: `POST <base>check/` (a page) and
+ * `POST <base>count/` (how many match), both filtered by the same body.
+ */
+export function listEndpoints<const Item extends z.ZodType, const Filters extends z.ZodType>(options: {
+  base: string;
+  tag: string;
+  /** What one row is called in the reference, e.g. "unit". */
+  noun: string;
+  item: Item;
+  filters: Filters;
+  access: EndpointAccess;
+  params?: z.ZodType;
+  /** Names a list may be ordered by (`-name` for descending). */
+  orderings: readonly string[];
+  /** Ordering used when the query names none. */
+  defaultOrdering: readonly string[];
+}) {
+  const params = options.params ? { params: options.params } : {};
+  return {
+    /** The list's shape, shared by the server's list engine and the console's list pages. */
+    spec: { orderings: options.orderings, defaultOrdering: options.defaultOrdering, filters: options.filters },
+    list: endpoint({
+      method: 'POST',
+      path: `${options.base}check/`,
+      summary: `List ${options.noun} records`,
+      description:
+        'One page of the records matching the filters in the body, in the order of `ordering`. `next` and ' +
+        '`previous` lead to the neighbouring pages.',
+      tag: options.tag,
+      access: options.access,
+      ...params,
+      query: listQuerySchema,
+      body: options.filters,
+      responses: { 200: listAnswerSchema(options.item) },
+    }),
+    count: endpoint({
+      method: 'POST',
+      path: `${options.base}count/`,
+      summary: `Count ${options.noun} records`,
+      tag: options.tag,
+      access: options.access,
+      ...params,
+      body: options.filters,
+      responses: { 200: countAnswerSchema },
+    }),
+  };
+}
+
+/** Schema type of an endpoint's successful JSON answers. */
+type FirstJson<R> = Extract<R[keyof R], z.ZodType>;
+
+/** The JSON answer an endpoint sends (snake_case, as on the wire). */
+export type AnswerOf<E extends EndpointSpec> = [FirstJson<E['responses']>] extends [never]
+  ? void
+  : z.output<FirstJson<E['responses']>>;
+
+/** What the server's handler may hand back (the input side of the answer schema). */
+export type HandlerAnswerOf<E extends EndpointSpec> = [FirstJson<E['responses']>] extends [never]
+  ? void
+  : z.input<FirstJson<E['responses']>>;
+
+export type ParamsOf<E extends EndpointSpec> = E['params'] extends z.ZodType ? z.output<E['params']> : undefined;
+export type QueryOf<E extends EndpointSpec> = E['query'] extends z.ZodType ? z.output<E['query']> : undefined;
+export type BodyOf<E extends EndpointSpec> = E['body'] extends z.ZodType ? z.output<E['body']> : undefined;
+/** What a caller sends (the input side of the schemas). */
+export type ParamsInputOf<E extends EndpointSpec> = E['params'] extends z.ZodType ? z.input<E['params']> : undefined;
+export type QueryInputOf<E extends EndpointSpec> = E['query'] extends z.ZodType ? z.input<E['query']> : undefined;
+export type BodyInputOf<E extends EndpointSpec> = E['body'] extends z.ZodType ? z.input<E['body']> : undefined;
+
+/** Builds an endpoint's URL from its path and parameter values. */
+export function endpointUrl(path: string, params?: Record<string, string | number>): string {
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`The path ${path} needs the parameter "${name}".`);
+    return encodeURIComponent(String(value));
+  });
+}
