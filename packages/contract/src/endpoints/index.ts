@@ -1,5 +1,23 @@
 import type { EndpointSpec } from '../endpoint';
 import { docsEndpoints } from './docs';
+import { alertEndpoints } from './alerts';
+import { auditEndpoints } from './audit';
+import { authEndpoints } from './auth';
+import { companyEndpoints } from './companies';
+import { eventEndpoints } from './events';
+import { graphEndpoints } from './graph';
+import { healthEndpoints } from './health';
+import { incidentEndpoints } from './incidents';
+import { indicatorEndpoints } from './indicators';
+import { ingestEndpoints } from './ingest';
+import { liveEndpoints } from './live';
+import { mailEndpoints } from './mail';
+import { matcherEndpoints } from './matchers';
+import { roleEndpoints } from './roles';
+import { sessionEndpoints } from './sessions';
+import { ssoEndpoints } from './sso';
+import { userEndpoints } from './users';
+import { widgetEndpoints } from './widgets';
 import { unitEndpoints } from './units';
 
 /**
@@ -9,6 +27,24 @@ import { unitEndpoints } from './units';
  */
 export const endpoints = {
   docs: docsEndpoints,
+  alerts: alertEndpoints,
+  audit: auditEndpoints,
+  auth: authEndpoints,
+  companies: companyEndpoints,
+  events: eventEndpoints,
+  graph: graphEndpoints,
+  health: healthEndpoints,
+  incidents: incidentEndpoints,
+  indicators: indicatorEndpoints,
+  ingest: ingestEndpoints,
+  live: liveEndpoints,
+  mail: mailEndpoints,
+  matchers: matcherEndpoints,
+  roles: roleEndpoints,
+  sessions: sessionEndpoints,
+  sso: ssoEndpoints,
+  users: userEndpoints,
+  widgets: widgetEndpoints,
   units: unitEndpoints,
 };
 

@@ -1,0 +1,2 @@
+/** Endpoints of the sessions area (filled as its routes move onto declarations). */
+export const sessionEndpoints = {};
