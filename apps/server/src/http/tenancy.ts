@@ -22,3 +22,13 @@ export function tenantCondition(scope: TenantScope, column: SqlFragment): SqlFra
 export function inScope(scope: TenantScope, companyId: number): boolean {
   return scope.companies === 'all' || scope.companies.includes(companyId);
 }
+
+/** Whether the scope covers every company (provider staff granted all of them). */
+export function seesAllCompanies(scope: TenantScope): boolean {
+  return scope.companies === 'all';
+}
+
+/** The company ids of a scope that does not cover every company; null when it covers all. */
+export function scopeCompanyIds(scope: TenantScope): readonly number[] | null {
+  return scope.companies === 'all' ? null : scope.companies;
+}

@@ -8,6 +8,7 @@ import { sql } from '../../src/db/sql';
 import { hashPassword } from '../../src/modules/auth/passwords';
 import { bootstrap } from '../../src/modules/users/bootstrap';
 import { TestClient } from './http-client';
+import { recordRouteHits } from './route-hits';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export const ADMIN = { username: 'admin', password: 'Admin-password-1' } as const;
@@ -41,6 +42,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   await migrate(database.db);
   await bootstrap(database.db, config);
   const app = await buildApp({ db: database.db, config, version: 'test', logger: false });
+  const saveRouteHits = recordRouteHits(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -57,6 +59,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       return client;
     },
     async close() {
+      saveRouteHits();
       await app.close();
       await database.drop();
     },
