@@ -131,7 +131,7 @@ function occurredAt(stored: StoredEvent): string {
 
 const kindLabel = { network: 'network event', endpoint: 'endpoint event', mail: 'mail message' } as const;
 
-/** Detections of the given index's live indicators in a company's events (see indicatorDetections). */
+/** Detections of the given index's live indicators in a company's events (see indicatorStage). */
 export function detectWithIndex(
   index: IndicatorIndex,
   companyId: number,
