@@ -37,12 +37,15 @@ function runChecker(folders: string[]): { code: number; output: string } {
   }
 }
 
+/** Tests that start the checker as `npm run lint` does (a node process that loads the TypeScript compiler). */
+const SPAWNS = { timeout: 60_000 };
+
 afterEach(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
 describe('import cycle checker', () => {
-  it('finds nothing in a tree whose imports all lead one way', () => {
+  it('finds nothing in a tree whose imports all lead one way', SPAWNS, () => {
     tree({
       'src/a.ts': "import { b } from './b';\nimport type { C } from './lib/c';\nexport const a = b;\n",
       'src/b.ts': "import { c } from './lib';\nexport const b = c;\n",
@@ -53,7 +56,7 @@ describe('import cycle checker', () => {
     expect(runChecker(['src'])).toEqual({ code: 0, output: 'import cycles: none among 4 files\n' });
   });
 
-  it('reports a cycle as a readable chain, through an index file and a re-export, and fails', () => {
+  it('reports a cycle as a readable chain, through an index file and a re-export, and fails', SPAWNS, () => {
     tree({
       'src/a.ts': "import { b } from './b.js';\nexport const a = 1;\nexport const ab = b;\n",
       'src/b.ts': "import { c } from './lib';\nexport const b = c;\n",
