@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { AppDeps } from './app-deps';
+import type { AppDeps, AppServices, ModuleDeps } from './app-deps';
+import type { Database } from './db/database';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { installPermissionGuard, type GuardedRoute } from './http/actor';
 import { installErrorHandling } from './http/errors';
 import { registerAlerts } from './modules/alerts/alerts.routes';
+import { raiseAlerts } from './modules/alerts/raise-alerts';
 import { registerApiDocs } from './modules/api-docs/api-docs.routes';
 import { registerAudit } from './modules/audit/audit.routes';
 import { installAuthHooks } from './modules/auth/auth.hooks';
@@ -15,13 +17,21 @@ import { registerCompanies } from './modules/companies/companies.routes';
 import { registerEvents } from './modules/events/events.routes';
 import { registerGraph } from './modules/graph/graph.routes';
 import { registerHealth } from './modules/health/health.routes';
+import { groupNewAlerts } from './modules/incidents/grouping';
 import { registerIncidents } from './modules/incidents/incidents.routes';
+import { indicatorStage } from './modules/indicators/indicator-detections';
+import type { IndicatorIndexSource } from './modules/indicators/indicator-index';
+import { IndicatorIndexService } from './modules/indicators/indicator-index.service';
 import { registerIndicators } from './modules/indicators/indicators.routes';
 import { registerIngest } from './modules/ingest/ingest.routes';
 import { registerJobs } from './modules/jobs/jobs.module';
+import type { LiveEvent } from './modules/live/live.bus';
 import { registerLive } from './modules/live/live.routes';
 import { registerMail } from './modules/mail/mail.routes';
+import { applyMatchers } from './modules/matchers/apply-matchers';
 import { registerMatchers } from './modules/matchers/matchers.routes';
+import { createDetectionPipeline, type DetectionPipeline } from './modules/pipeline/pipeline';
+import { suricataStage } from './modules/pipeline/suricata-stage';
 import { registerRoles } from './modules/roles/roles.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
@@ -35,11 +45,36 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api/ route with the permission it needs (filled as routes register). */
     guardedRoutes: GuardedRoute[];
+    /** The detection pipeline every alert of this app is raised through. */
+    pipeline: DetectionPipeline;
+    /** This app's in-memory index of live policy indicators. */
+    indicatorIndex: IndicatorIndexService;
   }
 }
 
+/**
+ * The detection pipeline, wired: store → detect → raise → group → match → publish. The detection
+ * stages run in the order of this list; adding an engine (Sigma, YARA) is one more entry in it.
+ */
+export function buildDetectionPipeline(parts: {
+  db: Database;
+  indicators: IndicatorIndexSource;
+  /** ALERT_DEDUP_WINDOW_MINUTES. */
+  dedupWindowMinutes: number;
+  publish: (live: LiveEvent[]) => Promise<void>;
+}): DetectionPipeline {
+  return createDetectionPipeline({
+    db: parts.db,
+    detectionStages: [suricataStage, indicatorStage(parts.indicators)],
+    raise: (tx, detections) => raiseAlerts(tx, detections, { dedupWindowMinutes: parts.dedupWindowMinutes }),
+    group: groupNewAlerts,
+    match: applyMatchers,
+    publish: parts.publish,
+  });
+}
+
 /** Domain modules, each one `register` function; adding a module is one line here. */
-const modules: ((app: FastifyInstance, deps: AppDeps) => Promise<void>)[] = [
+const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerHealth,
   registerApiDocs,
   registerAuth,
@@ -101,7 +136,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   installAuthHooks(app, deps);
   app.decorate('guardedRoutes', installPermissionGuard(app));
-  for (const register of modules) await register(app, deps);
-  await registerWeb(app, deps);
+  const services = await buildServices(app, deps);
+  const moduleDeps: ModuleDeps = { ...deps, ...services };
+  for (const register of modules) await register(app, moduleDeps);
+  await registerWeb(app, moduleDeps);
   return app;
+}
+
+/** The services made once per app and passed to the modules that need them (never module globals). */
+async function buildServices(app: FastifyInstance, deps: AppDeps): Promise<AppServices> {
+  const indicatorIndex = new IndicatorIndexService(deps.db, (error) =>
+    app.log.warn({ err: error }, 'indicator index rebuild failed'),
+  );
+  await indicatorIndex.start();
+  app.addHook('onClose', async () => {
+    await indicatorIndex.stop();
+  });
+  const pipeline = buildDetectionPipeline({
+    db: deps.db,
+    indicators: indicatorIndex,
+    dedupWindowMinutes: deps.config.alertDedupWindowMinutes,
+    // The live bus is made by the live module (registered later); it is read when a batch has committed.
+    publish: (live) =>
+      app.live.publish(live).catch((error: unknown) => app.log.warn({ err: error }, 'live update failed')),
+  });
+  app.decorate('indicatorIndex', indicatorIndex);
+  app.decorate('pipeline', pipeline);
+  return { indicatorIndex, pipeline };
 }

@@ -1,7 +1,6 @@
 import type { Indicator, IndicatorImportAnswer, IngestTokenCreated, ListAnswer } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
-import { activeIndicatorIndex } from '../src/modules/indicators/indicator-index';
 import type { Errors } from './helpers/auth-helpers';
 import type { TestClient } from './helpers/http-client';
 import { buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';
@@ -59,7 +58,7 @@ describe('indicators API', () => {
       active: true,
     });
     // The index knows it at once.
-    expect(activeIndicatorIndex().match(alpha, 'domain', 'www.evil.example').alerts).toHaveLength(1);
+    expect(t.app.indicatorIndex.current().match(alpha, 'domain', 'www.evil.example').alerts).toHaveLength(1);
 
     const bad = await alphaUser.post<Errors>('/api/indicators/', { type: 'ip', value: '999.1.1.1', severity: 'huge' });
     expect(bad.status).toBe(400);
@@ -78,7 +77,7 @@ describe('indicators API', () => {
     });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ policy: 'ignore', expires_at: '2099-01-01T00:00:00.000Z' });
-    expect(activeIndicatorIndex().match(alpha, 'domain', 'evil.example').ignored).toBe(true);
+    expect(t.app.indicatorIndex.current().match(alpha, 'domain', 'evil.example').ignored).toBe(true);
     const detail = await alphaUser.get<Indicator>(`/api/indicators/${created.body.id}/`);
     expect(detail.body.policy).toBe('ignore');
 
@@ -89,7 +88,10 @@ describe('indicators API', () => {
 
     expect((await alphaUser.delete(`/api/indicators/${created.body.id}/`)).status).toBe(204);
     expect((await alphaUser.get(`/api/indicators/${created.body.id}/`)).status).toBe(404);
-    expect(activeIndicatorIndex().match(alpha, 'domain', 'evil.example')).toEqual({ ignored: false, alerts: [] });
+    expect(t.app.indicatorIndex.current().match(alpha, 'domain', 'evil.example')).toEqual({
+      ignored: false,
+      alerts: [],
+    });
   });
 
   it('keeps tenants apart; all-companies indicators are for staff who see every company', async () => {
@@ -117,9 +119,9 @@ describe('indicators API', () => {
     expect((await list(alphaUser)).body.results.map((i) => i.id)).toEqual([mine.body.id]);
     expect((await list(admin, { scope: 'all' })).body.results.map((i) => i.id)).toEqual([global.body.id]);
     // It applies to both companies' events.
-    expect(activeIndicatorIndex().match(alpha, 'ip', '198.51.100.200').alerts).toHaveLength(1);
-    expect(activeIndicatorIndex().match(beta, 'ip', '198.51.100.200').alerts).toHaveLength(1);
-    expect(activeIndicatorIndex().match(beta, 'ip', '203.0.113.10').alerts).toHaveLength(0);
+    expect(t.app.indicatorIndex.current().match(alpha, 'ip', '198.51.100.200').alerts).toHaveLength(1);
+    expect(t.app.indicatorIndex.current().match(beta, 'ip', '198.51.100.200').alerts).toHaveLength(1);
+    expect(t.app.indicatorIndex.current().match(beta, 'ip', '203.0.113.10').alerts).toHaveLength(0);
 
     const bulk = await betaUser.post<{ deleted: number }>('/api/indicators/bulk_delete/', {
       ids: [mine.body.id, global.body.id],
@@ -208,7 +210,7 @@ describe('indicators API', () => {
     expect(second.created).toBe(0);
     expect(second.updated).toBe(1);
     expect(second.rejected).toEqual([{ row: 3, field: 'value', reason: 'not-an-address is not an e-mail address.' }]);
-    expect(activeIndicatorIndex().match(alpha, 'ip', '10.9.9.9').ignored).toBe(true);
+    expect(t.app.indicatorIndex.current().match(alpha, 'ip', '10.9.9.9').ignored).toBe(true);
 
     const header = await alphaUser.post<IndicatorImportAnswer>('/api/indicators/import/', {
       csv: 'kind,value\nip,1.2.3.4',
@@ -221,7 +223,7 @@ describe('indicators API', () => {
     for (let i = 0; i < 20_000; i += 1) rows.push(`ip,10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255},low`);
     const answer = await betaUser.post<IndicatorImportAnswer>('/api/indicators/import/', { csv: rows.join('\n') });
     expect(answer.body).toEqual({ created: 20_000, updated: 0, rejected: [] });
-    expect(activeIndicatorIndex().match(beta, 'ip', '10.0.78.31').alerts).toHaveLength(1);
+    expect(t.app.indicatorIndex.current().match(beta, 'ip', '10.0.78.31').alerts).toHaveLength(1);
   });
 });
 

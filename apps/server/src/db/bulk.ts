@@ -1,27 +1,8 @@
-import { arrayLiteral, JsonText } from './copy';
+import { arrayLiteral, JsonText, type BulkColumn, type BulkColumnType } from './columns';
 import type { Queryable } from './database';
 import { sql } from './sql';
 
-/** Column types the bulk path knows how to cast from text. */
-export type BulkColumnType =
-  | 'int4'
-  | 'int8'
-  | 'float8'
-  | 'numeric'
-  | 'bool'
-  | 'text'
-  | 'uuid'
-  | 'inet'
-  | 'timestamptz'
-  | 'jsonb'
-  /** Kept as sent (validated, not converted): several times cheaper to insert than jsonb. */
-  | 'json'
-  | 'text[]';
-
-export interface BulkColumn {
-  name: string;
-  type: BulkColumnType;
-}
+export type { BulkColumn, BulkColumnType };
 
 function toText(value: unknown, type: BulkColumnType): string | null {
   if (value === null || value === undefined) return null;

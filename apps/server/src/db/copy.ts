@@ -1,13 +1,7 @@
-import type { BulkColumn, BulkColumnType } from './bulk';
+import { arrayLiteral, JsonText, type BulkColumn, type BulkColumnType } from './columns';
 import type { Queryable } from './database';
 
-/**
- * JSON that is already text (a record's line exactly as it arrived, say): written as it is
- * rather than parsed and serialised again. The caller vouches that it is valid JSON.
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
+export { arrayLiteral, JsonText };
 
 const SPECIAL = /[\\\n\r\t\0]/;
 const CONTROL = /[\n\r\t\0]/;
@@ -45,14 +39,6 @@ export function copyText(value: string | null | undefined): string {
 /** A number column in COPY text format, or `\N` for NULL. */
 export function copyNumber(value: number | null | undefined): string {
   return value === null || value === undefined ? '\\N' : String(value);
-}
-
-/** An array literal (`{"a","b"}`) of text items, NULL items as NULL. */
-export function arrayLiteral(items: readonly unknown[]): string {
-  const parts = items.map((item) =>
-    item === null || item === undefined ? 'NULL' : `"${String(item).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`,
-  );
-  return `{${parts.join(',')}}`;
 }
 
 /** One value in COPY text format (escaped), or `\N` for NULL. */

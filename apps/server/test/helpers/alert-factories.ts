@@ -1,5 +1,7 @@
+import { buildDetectionPipeline } from '../../src/app';
 import type { Database } from '../../src/db/database';
-import { raiseAlerts, type RaiseResult } from '../../src/modules/alerts/raise-alerts';
+import { IndicatorIndex } from '../../src/modules/indicators/indicator-index';
+import type { DetectionOutcome } from '../../src/modules/pipeline/pipeline';
 import {
   dedupKeyOf,
   type Detection,
@@ -53,7 +55,17 @@ export function buildDetection(
   };
 }
 
-/** Raises detections in one transaction, as the ingest batch does. */
-export async function raise(db: Database, detections: Detection[]): Promise<RaiseResult> {
-  return db.transaction((tx) => raiseAlerts(tx, detections));
+/**
+ * Raises detections in one transaction, as the ingest batch does: through a pipeline wired as the
+ * app wires its own (raise, group, match), with the default deduplication window of 60 minutes.
+ * The caller publishes `live` if it wants to.
+ */
+export async function raise(db: Database, detections: Detection[]): Promise<DetectionOutcome> {
+  const pipeline = buildDetectionPipeline({
+    db,
+    indicators: { current: () => new IndicatorIndex() },
+    dedupWindowMinutes: 60,
+    publish: async () => undefined,
+  });
+  return db.transaction((tx) => pipeline.raise(tx, detections));
 }

@@ -19,14 +19,12 @@ import {
   updateAlert,
   type AlertPatch,
 } from './alerts.repository';
-import { setDefaultDedupWindow } from './raise-alerts';
 
 const perm = (action: string) => ({ config: { permission: { basename: 'alerts', action } } });
 
 /** Alerts: the queue, one alert, triage changes, comments and bulk actions. */
 export async function registerAlerts(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
-  setDefaultDedupWindow(deps.config.alertDedupWindowMinutes);
   registerListRoutes(app, alertList, {
     apiBase: '/api/alerts/',
     basename: 'alerts',

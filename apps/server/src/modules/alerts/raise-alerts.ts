@@ -1,10 +1,8 @@
 import { bulkInsert } from '../../db/bulk';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
-import { groupNewAlerts } from '../incidents/grouping';
 import { liveEvents, type LiveEvent } from '../live/live.bus';
-import { applyMatchers } from '../matchers/apply-matchers';
-import { severityScore, type Detection, type EventRef, type Observable } from '../pipeline/detections';
+import { severityScore, type Detection, type EventRef, type NewAlert, type Observable } from '../pipeline/detections';
 import { recordSystemAudits, type SystemAuditEntry } from './system-audit';
 
 /** Linked events kept per alert; `count` keeps counting past it. */
@@ -14,39 +12,17 @@ const MAX_OBSERVABLES = 200;
 const MAX_AUDIT_IDS = 1000;
 
 export interface RaiseOptions {
-  /** Minutes within which an open alert with the same key absorbs a detection. */
-  dedupWindowMinutes?: number;
+  /** Minutes within which an open alert with the same key absorbs a detection (the app passes ALERT_DEDUP_WINDOW_MINUTES). */
+  dedupWindowMinutes: number;
 }
 
-export interface RaiseResult {
-  /** Alerts raised by this batch. */
-  created: number[];
+export interface Raised {
+  /** Alerts raised by this batch, as grouping and matchers take them. */
+  created: NewAlert[];
   /** Existing alerts the batch's detections were folded into. */
   updated: number[];
-  /**
-   * Live updates to publish once the caller's transaction has committed:
-   * `await app.live.publish(result.live)`.
-   */
+  /** `alert.created` and `alert.updated` live updates, to publish once the transaction has committed. */
   live: LiveEvent[];
-}
-
-let defaultWindowMinutes = 60;
-
-/** Sets the deduplication window used when a caller passes none (the app does it from ALERT_DEDUP_WINDOW_MINUTES). */
-export function setDefaultDedupWindow(minutes: number): void {
-  defaultWindowMinutes = minutes;
-}
-
-/** A new alert as raised, kept in memory for grouping and matchers. */
-export interface NewAlert {
-  id: number;
-  company_id: number;
-  title: string;
-  severity: Detection['severity'];
-  score: number;
-  source: EventRef['kind'];
-  detection: Detection['source'];
-  observables: Observable[];
 }
 
 interface Group {
@@ -107,7 +83,8 @@ function groupDetections(detections: readonly Detection[]): Group[] {
  * `last_seen`, a linked event — instead of raising another. The whole batch costs a fixed handful
  * of statements whatever its size: one advisory-lock statement (so concurrent batches with the
  * same keys serialise instead of raising twins), one UPDATE … / INSERT … statement, one insert of
- * linked events, one of audit records; then incident grouping and matchers for the new alerts.
+ * linked events, one of audit records. Incident grouping and matchers are not its business: the
+ * pipeline hands them the new alerts it answers.
  *
  * Audit: each new alert gets its own 'raise' record (system user); deduplications are aggregated
  * into one 'deduplicate' record per company and batch listing the alert ids and detection count —
@@ -116,10 +93,10 @@ function groupDetections(detections: readonly Detection[]): Group[] {
 export async function raiseAlerts(
   tx: Queryable,
   detections: readonly Detection[],
-  options: RaiseOptions = {},
-): Promise<RaiseResult> {
+  options: RaiseOptions,
+): Promise<Raised> {
   if (detections.length === 0) return { created: [], updated: [], live: [] };
-  const windowMinutes = options.dedupWindowMinutes ?? defaultWindowMinutes;
+  const windowMinutes = options.dedupWindowMinutes;
   const groups = groupDetections(detections);
 
   await tx.query(sql`
@@ -250,11 +227,9 @@ export async function raiseAlerts(
   }
   await recordSystemAudits(tx, audits);
 
-  const live: LiveEvent[] = [];
-  const grouped = await groupNewAlerts(tx, created);
-  live.push(...grouped.live);
-  const matched = await applyMatchers(tx, created);
-  live.push(...matched.live);
-  live.unshift(...liveEvents('alert.created', created), ...liveEvents('alert.updated', updated));
-  return { created: created.map((a) => a.id), updated: updated.map((u) => u.id), live };
+  return {
+    created,
+    updated: updated.map((u) => u.id),
+    live: [...liveEvents('alert.created', created), ...liveEvents('alert.updated', updated)],
+  };
 }

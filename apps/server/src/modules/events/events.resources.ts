@@ -20,6 +20,7 @@ import {
 } from '@vigil/contract';
 import { sql, type SqlFragment } from '../../db/sql';
 import { filter, type ListResource, type OrderingField } from '../../list/list-engine';
+import type { IndicatorIndex, IndicatorIndexSource } from '../indicators/indicator-index';
 import { mailObserved, verdictOf } from './investigation';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -142,7 +143,10 @@ export const endpointEventList: ListResource<StoredEventRow, EndpointEventFilter
   toItem: toStoredEvent,
 };
 
-export const mailMessageList: ListResource<StoredEventRow, MailMessageFilters, MailListItem> = {
+/** The mail list; its items carry what the indicators of `indexes` say of them. */
+export const mailMessageList = (
+  indexes: IndicatorIndexSource,
+): ListResource<StoredEventRow, MailMessageFilters, MailListItem> => ({
   from: sql`mail_messages e`,
   // Bodies only on the detail page.
   select: sql`e.id, e.company_id, e.ts, e.batch_id, e.event - 'text' - 'html' AS event`,
@@ -172,9 +176,9 @@ export const mailMessageList: ListResource<StoredEventRow, MailMessageFilters, M
   // With what the indicators say of its sender, URLs and attachments (an in-memory lookup per value).
   toItem: (row) => ({
     ...toStoredEvent(row),
-    verdict: verdictOf(Number(row.company_id), mailObserved(row.event as Partial<MailMessage>)),
+    verdict: verdictOf(indexes.current(), Number(row.company_id), mailObserved(row.event as Partial<MailMessage>)),
   }),
-};
+});
 
 export interface MailAttachmentRow {
   id: number;
@@ -265,8 +269,8 @@ export function toWarehouseFile(row: WarehouseRow): WarehouseFile {
   };
 }
 
-export function toWarehouseHash(row: WarehouseRow): WarehouseHash {
-  const verdict = verdictOf(Number(row.company_id), [
+export function toWarehouseHash(row: WarehouseRow, index: IndicatorIndex): WarehouseHash {
+  const verdict = verdictOf(index, Number(row.company_id), [
     { kind: 'sha256', value: row.sha256 },
     { kind: 'md5', value: row.md5 },
     { kind: 'sha1', value: row.sha1 },
@@ -333,8 +337,10 @@ const hashIndicator = (policy: 'alert' | 'ignore') => sql`EXISTS (
       OR (i.type = 'sha1' AND i.value = coalesce(f.sha1, h.sha1))))`;
 const hashIndicated = sql`(${hashIndicator('alert')} AND NOT ${hashIndicator('ignore')})`;
 
-/** Which company saw which hash, where and how often (with or without the bytes). */
-export const warehouseHashList: ListResource<WarehouseRow, WarehouseHashFilters, WarehouseHash> = {
+/** Which company saw which hash, where and how often (with or without the bytes), with the verdicts of `indexes`. */
+export const warehouseHashList = (
+  indexes: IndicatorIndexSource,
+): ListResource<WarehouseRow, WarehouseHashFilters, WarehouseHash> => ({
   from: sql`warehouse_hashes h LEFT JOIN warehouse_files f ON f.sha256 = h.sha256`,
   select: warehouseSelect,
   tenantColumn: sql`h.company_id`,
@@ -352,5 +358,5 @@ export const warehouseHashList: ListResource<WarehouseRow, WarehouseHashFilters,
   },
   orderings: seenOrderings,
   defaultOrdering: ['-last_seen'],
-  toItem: toWarehouseHash,
-};
+  toItem: (row) => toWarehouseHash(row, indexes.current()),
+});

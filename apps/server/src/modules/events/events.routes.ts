@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps';
+import type { ModuleDeps } from '../../app-deps';
 import { sql, type SqlFragment } from '../../db/sql';
 import { requireActor } from '../../http/actor';
 import {
@@ -37,8 +37,8 @@ import { fileDetail, mailDetail, processTree } from './investigation.repository'
 const sha256Param = z.object({ id: z.string().regex(/^[0-9a-fA-F]{64}$/) });
 
 /** Stored events and the warehouse: list, count and detail of each, and file download. */
-export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db } = deps;
+export async function registerEvents(app: FastifyInstance, deps: ModuleDeps): Promise<void> {
+  const { db, indicatorIndex } = deps;
   const publicUrl = deps.config.publicUrl;
   // Warehouse reads first fold the hash sightings queued by acknowledged batches.
   const fold = () => app.sightings.fold();
@@ -100,7 +100,7 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
   detail('eclipse_events', endpointEventList, eventDetail('endpoint_events'), eventDetailSchema);
   detail(
     'mailing',
-    mailMessageList,
+    mailMessageList(indicatorIndex),
     async (id, tenant, query) => {
       const { rows } = await db.query<StoredEventRow>(
         sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event FROM mail_messages e
@@ -116,7 +116,7 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
             WHERE a.company_id = ${row.company_id} AND a.mail_id = ${row.id} AND a.ts = ${row.ts}
             ORDER BY a.id`,
       );
-      return mailDetail(row, attachments.rows);
+      return mailDetail(row, attachments.rows, indicatorIndex.current());
     },
     mailDetailSchema,
   );
@@ -138,10 +138,10 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
   };
   detail(
     'warehouse/hashes',
-    warehouseHashList,
+    warehouseHashList(indicatorIndex),
     async (id, tenant) => {
       const row = await warehouseRow(id, tenant, false);
-      return row ? toWarehouseHash(row) : null;
+      return row ? toWarehouseHash(row, indicatorIndex.current()) : null;
     },
     undefined,
     fold,
@@ -164,7 +164,7 @@ export async function registerEvents(app: FastifyInstance, deps: AppDeps): Promi
       await fold();
       const hash = sha256Param.safeParse(request.params);
       const found = hash.success
-        ? await fileDetail(db, hash.data.id.toLowerCase(), tenant)
+        ? await fileDetail(db, hash.data.id.toLowerCase(), tenant, indicatorIndex.current())
         : await warehouseRow(pathId(request.params), tenant, true).then((row) => (row ? toWarehouseFile(row) : null));
       if (!found) throw notFound();
       return found;

@@ -10,6 +10,7 @@ import {
 } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
+import type { IndicatorIndex } from '../indicators/indicator-index';
 import { toMailAttachment, type MailAttachmentRow, type StoredEventRow } from './events.resources';
 import {
   buildProcessTree,
@@ -27,6 +28,7 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 export function mailDetail(
   row: StoredEventRow,
   attachments: ReadonlyArray<MailAttachmentRow & { stored: boolean }>,
+  index: IndicatorIndex,
 ): MailDetail {
   const companyId = Number(row.company_id);
   const message = row.event as unknown as MailMessage;
@@ -38,12 +40,12 @@ export function mailDetail(
     } catch {
       host = null;
     }
-    return { url, host, verdict: verdictOf(companyId, [{ kind: 'url', value: url }]) };
+    return { url, host, verdict: verdictOf(index, companyId, [{ kind: 'url', value: url }]) };
   });
   const files = attachments.map((a) => ({
     ...toMailAttachment(a),
     stored: a.stored,
-    verdict: verdictOf(companyId, [
+    verdict: verdictOf(index, companyId, [
       { kind: 'sha256', value: a.sha256 },
       { kind: 'md5', value: a.md5 },
       { kind: 'sha1', value: a.sha1 },
@@ -55,7 +57,7 @@ export function mailDetail(
     ...(message.reply_to ?? []).map((r): Observed => ({ kind: 'email', value: r.address })),
   ];
   const verdict = worstVerdict([
-    verdictOf(companyId, senders),
+    verdictOf(index, companyId, senders),
     ...urls.map((u) => u.verdict),
     ...files.map((f) => f.verdict),
   ]);
@@ -91,7 +93,12 @@ interface HashRow {
 }
 
 /** Everything the caller's companies know of a SHA-256; null when none of them saw it. */
-export async function fileDetail(db: Queryable, sha256: string, tenant: Tenant): Promise<FileDetail | null> {
+export async function fileDetail(
+  db: Queryable,
+  sha256: string,
+  tenant: Tenant,
+  index: IndicatorIndex,
+): Promise<FileDetail | null> {
   const hashes = await db.query<HashRow>(sql`
     SELECT h.company_id, c.name AS company_name, h.md5, h.sha1, h.filename, h.sources, h.sightings, h.first_seen, h.last_seen
     FROM warehouse_hashes h JOIN companies c ON c.id = h.company_id
@@ -151,7 +158,7 @@ export async function fileDetail(db: Queryable, sha256: string, tenant: Tenant):
   const md5 = stored?.md5 ?? hashes.rows.find((r) => r.md5)?.md5 ?? null;
   const sha1 = stored?.sha1 ?? hashes.rows.find((r) => r.sha1)?.sha1 ?? null;
   const verdicts: IndicatorVerdict[] = companyIds.map((companyId) =>
-    verdictOf(companyId, [
+    verdictOf(index, companyId, [
       { kind: 'sha256', value: sha256 },
       { kind: 'md5', value: md5 },
       { kind: 'sha1', value: sha1 },

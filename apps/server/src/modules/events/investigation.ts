@@ -6,7 +6,7 @@ import type {
   ProcessNode,
   Severity,
 } from '@vigil/contract';
-import { activeIndicatorIndex, type LookupKind } from '../indicators/indicator-index';
+import type { IndicatorIndex, LookupKind } from '../indicators/indicator-index';
 import { normaliseDomain, normaliseEmail, normaliseFileName } from '../indicators/indicator-values';
 import { normaliseUrl } from '../ingest/parsers/urls';
 
@@ -58,8 +58,12 @@ function lookups(observed: Observed): Array<[LookupKind, string]> {
  * ignore indicator matches raises nothing; any other value an alert indicator matches makes the whole
  * set malicious.
  */
-export function verdictOf(companyId: number, observed: readonly Observed[], now = Date.now()): IndicatorVerdict {
-  const index = activeIndicatorIndex();
+export function verdictOf(
+  index: IndicatorIndex,
+  companyId: number,
+  observed: readonly Observed[],
+  now = Date.now(),
+): IndicatorVerdict {
   const alerting = new Map<number, Severity>();
   const ignoring = new Set<number>();
   for (const item of observed) {

@@ -1,8 +1,8 @@
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
-import type { NewAlert } from '../alerts/raise-alerts';
 import { recordSystemAudits } from '../alerts/system-audit';
 import { liveEvents, type LiveEvent } from '../live/live.bus';
+import type { NewAlert } from '../pipeline/detections';
 import { addTimeline, refreshIncidents } from './incidents.repository';
 
 interface GroupingRow {

@@ -1,9 +1,10 @@
 import type { FileHashes } from '@vigil/contract';
 import { normaliseUrl } from '../ingest/parsers/urls';
 import { normaliseIp } from '../ingest/parsers/values';
+import type { DetectionStage } from '../pipeline/detection-stage';
 import { dedupKeyOf, type Detection, type DetectionSource, type Observable } from '../pipeline/detections';
 import type { StoredEvent } from '../pipeline/stored-events';
-import { activeIndicatorIndex, type IndicatorIndex, type LookupKind } from './indicator-index';
+import type { IndicatorIndex, IndicatorIndexSource, LookupKind } from './indicator-index';
 import { normaliseDomain, normaliseEmail, normaliseFileName } from './indicator-values';
 
 /** One value taken from an event to be looked up, with where it was seen. */
@@ -130,7 +131,7 @@ function occurredAt(stored: StoredEvent): string {
 
 const kindLabel = { network: 'network event', endpoint: 'endpoint event', mail: 'mail message' } as const;
 
-/** Detections of the given index's live indicators in a company's events (see indicatorDetections). */
+/** Detections of the given index's live indicators in a company's events (see indicatorStage). */
 export function detectWithIndex(
   index: IndicatorIndex,
   companyId: number,
@@ -187,11 +188,15 @@ export function detectWithIndex(
 }
 
 /**
- * Policy-indicator detections for a batch of one company's stored events: every observable
- * (addresses, names, URLs, hashes, file names) is looked up in the in-memory index of live
- * indicators — the company's own and all-companies ones — with no database round trip.
- * An `ignore` indicator matching a value suppresses every alert indicator for that value.
+ * The policy-indicator detection stage: every observable of a batch's events (addresses, names,
+ * URLs, hashes, file names) is looked up in the in-memory index of live indicators — the company's
+ * own and all-companies ones — with no database round trip. An `ignore` indicator matching a value
+ * suppresses every alert indicator for that value. The index is read from `indexes` once per
+ * batch, so a rebuild never changes it halfway through one.
  */
-export function indicatorDetections(companyId: number, events: readonly StoredEvent[]): Detection[] {
-  return detectWithIndex(activeIndicatorIndex(), companyId, events);
+export function indicatorStage(indexes: IndicatorIndexSource): DetectionStage {
+  return {
+    name: 'indicators',
+    detect: (ctx, events) => detectWithIndex(indexes.current(), ctx.companyId, events),
+  };
 }

@@ -166,14 +166,8 @@ export class IndicatorIndex {
   }
 }
 
-let active = new IndicatorIndex();
-
-/** The index ingest matches against in this process (replaced whole on every rebuild). */
-export function activeIndicatorIndex(): IndicatorIndex {
-  return active;
-}
-
-/** Makes `index` the one ingest matches against. */
-export function setActiveIndicatorIndex(index: IndicatorIndex): void {
-  active = index;
+/** Where the current index is read from (IndicatorIndexService keeps it up to date). */
+export interface IndicatorIndexSource {
+  /** The index to match against now; replaced whole on every rebuild, never changed in place. */
+  current(): IndicatorIndex;
 }

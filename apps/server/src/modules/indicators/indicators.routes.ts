@@ -9,18 +9,15 @@ import {
   type IndicatorScope,
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app-deps';
+import type { ModuleDeps } from '../../app-deps';
 import type { Actor } from '../../http/actor';
 import { requireActor } from '../../http/actor';
 import { forbidden, notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { pathId } from '../../http/params';
 import { inScope } from '../../http/tenancy';
 import { registerListRoutes } from '../../list/list-routes';
-import { raiseAlerts } from '../alerts/raise-alerts';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
-import type { LiveEvent } from '../live/live.bus';
 import { readIndicatorCsv, writeIndicatorCsv } from './indicator-csv';
-import { IndicatorIndexService } from './indicator-index.service';
 import { normaliseIndicatorValue } from './indicator-values';
 import {
   deleteIndicators,
@@ -71,25 +68,16 @@ const isLiveAlert = (row: IndicatorRow) =>
  * committed write rebuilds the in-memory matching index (and tells other server processes), and
  * new or changed alert indicators are searched for in past events by a retro-hunt job.
  */
-export async function registerIndicators(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db, config } = deps;
-  const index = new IndicatorIndexService(db, (error) =>
-    app.log.warn({ err: error }, 'indicator index rebuild failed'),
-  );
-  await index.start();
-  app.addHook('onClose', async () => {
-    await index.stop();
-  });
+export async function registerIndicators(app: FastifyInstance, deps: ModuleDeps): Promise<void> {
+  const { db, config, indicatorIndex: index, pipeline } = deps;
   const retroHunt = config.retroHuntDays > 0;
   app.jobs.register(
     RETRO_HUNT_JOB,
     retroHuntJobHandler({
       db,
       days: config.retroHuntDays,
-      raise: (tx, detections) => raiseAlerts(tx, detections, { dedupWindowMinutes: config.alertDedupWindowMinutes }),
-      published: async (live) => {
-        await app.live.publish(live as LiveEvent[]);
-      },
+      indexes: index,
+      pipeline,
     }),
   );
 

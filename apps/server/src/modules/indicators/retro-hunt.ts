@@ -3,9 +3,10 @@ import type { Database, Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { enqueueJobs } from '../jobs/jobs.queue';
 import type { Detection } from '../pipeline/detections';
+import type { DetectionPipeline } from '../pipeline/pipeline';
 import type { StoredEvent } from '../pipeline/stored-events';
 import { detectWithIndex } from './indicator-detections';
-import { activeIndicatorIndex, IndicatorIndex, type IndexedIndicator } from './indicator-index';
+import { IndicatorIndex, type IndexedIndicator, type IndicatorIndexSource } from './indicator-index';
 import { loadLiveIndicators } from './indicators.repository';
 
 /** Job kind of a retro-hunt: `{ids: number[]}` of indicators added or changed. */
@@ -237,7 +238,7 @@ export async function retroHuntDetections(
   db: Queryable,
   indicators: readonly IndexedIndicator[],
   days: number,
-  current: IndicatorIndex = activeIndicatorIndex(),
+  current: IndicatorIndex,
 ): Promise<Detection[]> {
   const alerting = indicators.filter((i) => i.policy === 'alert');
   const candidates = await retroHuntCandidates(db, alerting, days);
@@ -264,34 +265,33 @@ export async function retroHuntDetections(
   return detections;
 }
 
-/** What receives retro-hunt detections in a transaction: raiseAlerts. Answers live updates to publish. */
-export type RaiseStage = (tx: Queryable, detections: readonly Detection[]) => Promise<{ live: unknown[] }>;
-
 /** Detections raised per transaction by one retro-hunt job. */
 const RAISE_CHUNK = 5000;
 
 /**
  * The retro-hunt job: loads the indicators named in the payload (live alert ones only), searches
- * the stored events, and raises alerts for what it finds, a chunk per transaction. Alerts deduplicate
+ * the stored events, and raises alerts for what it finds through the same pipeline as ingest
+ * (raise, group, match; live updates after commit), a chunk per transaction. Alerts deduplicate
  * as at ingest, so a job run twice (delivery is at least once) adds to the same alerts' counts only
  * within the deduplication window.
  */
 export function retroHuntJobHandler(options: {
   db: Database;
   days: number;
-  raise: RaiseStage;
-  published?: (live: unknown[]) => Promise<void>;
+  /** The live index, whose ignore indicators drop what they cover. */
+  indexes: IndicatorIndexSource;
+  pipeline: Pick<DetectionPipeline, 'raise' | 'publish'>;
 }) {
   return async (payload: unknown): Promise<void> => {
     const ids = (payload as { ids?: unknown } | null)?.ids;
     if (!Array.isArray(ids)) return;
     const wanted = ids.filter((id): id is number => typeof id === 'number' && Number.isInteger(id));
     const indicators = (await loadLiveIndicators(options.db, wanted)).filter((i) => i.policy === 'alert');
-    const detections = await retroHuntDetections(options.db, indicators, options.days);
+    const detections = await retroHuntDetections(options.db, indicators, options.days, options.indexes.current());
     for (let start = 0; start < detections.length; start += RAISE_CHUNK) {
       const chunk = detections.slice(start, start + RAISE_CHUNK);
-      const result = await options.db.transaction((tx) => options.raise(tx, chunk));
-      if (options.published && result.live.length > 0) await options.published(result.live);
+      const result = await options.db.transaction((tx) => options.pipeline.raise(tx, chunk));
+      if (result.live.length > 0) await options.pipeline.publish(result.live);
     }
   };
 }

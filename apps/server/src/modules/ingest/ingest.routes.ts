@@ -5,14 +5,14 @@ import {
   ingestTokenSchema,
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app-deps';
+import type { ModuleDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { HttpError, notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { pathId } from '../../http/params';
 import { inScope } from '../../http/tenancy';
 import { registerListRoutes } from '../../list/list-routes';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
-import { runBatch, type BatchInput } from '../pipeline/run-batch';
+import type { BatchInput } from './batch';
 import { parseEndpointLines, parseEveLines, parseMail, type LineResult } from './parsers';
 import { SightingsFolder } from './sightings';
 import {
@@ -81,8 +81,8 @@ declare module 'fastify' {
 }
 
 /** Ingest tokens (`appliances` permissions) and the three ingest endpoints sensors post to. */
-export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db, config } = deps;
+export async function registerIngest(app: FastifyInstance, deps: ModuleDeps): Promise<void> {
+  const { db, config, pipeline } = deps;
 
   // Sightings queued by batches are folded into warehouse/hashes every 2 s and before each read.
   const sightings = new SightingsFolder(db, 2000, (error) => app.log.error({ err: error }, 'folding sightings failed'));
@@ -188,12 +188,8 @@ export async function registerIngest(app: FastifyInstance, deps: AppDeps): Promi
       return request.ingestCaller;
     };
     const answer = async (reply: FastifyReply, input: BatchInput) => {
-      const result = await runBatch(db, input);
-      // Committed: tell the consoles about new alerts; a failure here must not fail the batch.
-      if (result.live.length > 0)
-        await app.live
-          .publish(result.live)
-          .catch((error: unknown) => app.log.warn({ err: error }, 'live update failed'));
+      // Committed (and the live updates published) when this resolves.
+      const result = await pipeline.runBatch(input);
       const body = { accepted: result.accepted, rejected: result.rejected, batch_id: result.batch_id };
       // Nothing readable at all is a sender's mistake (wrong format, wrong endpoint): a 400 says so
       // plainly, so it is not retried as if it were a passing failure. The batch is still recorded,

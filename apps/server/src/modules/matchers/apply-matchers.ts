@@ -8,13 +8,12 @@ import { z } from 'zod';
 import { bulkInsert } from '../../db/bulk';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
-import type { NewAlert } from '../alerts/raise-alerts';
 import { recordSystemAudits, type SystemAuditEntry } from '../alerts/system-audit';
 import { addTimeline, refreshIncidents } from '../incidents/incidents.repository';
 import { enqueueJob } from '../jobs/jobs.queue';
 import { liveEvents, type LiveEvent } from '../live/live.bus';
 import { enqueueMail } from '../mail/mail.queue';
-import { severityScore } from '../pipeline/detections';
+import { severityScore, type NewAlert } from '../pipeline/detections';
 
 /** The job kind that POSTs a matcher's webhook. */
 export const WEBHOOK_JOB_KIND = 'webhook';

@@ -1,13 +1,14 @@
 /**
- * The hand-over points of the detection pipeline (DESIGN.md §5):
+ * The hand-over types of the detection pipeline (pipeline.ts runs it):
  *
- *   ingest (parse, store)  →  detect (signatures, indicators)  →  alerts (raise, deduplicate)
- *        →  incidents (group)  →  matchers (committed actions, after commit)  →  live updates
+ *   store (ingest)  →  detect (detection stages: Suricata, indicators…)  →  raise (alerts)
+ *        →  group (incidents)  →  match (matchers)  →  publish (live updates, after commit)
  *
- * Each stage is its own module; they meet only through the types below, so each can be built
- * and tested on its own. Everything up to and including alerts and incident grouping runs in the
- * ingest batch's transaction: a batch is acknowledged only when its events and the alerts they
- * raised are committed together. Matchers' outgoing actions and live updates run after commit.
+ * Each stage is its own module; they meet only through the types below (and StoredEvent in
+ * stored-events.ts), so each can be built and tested on its own and none imports another.
+ * Everything up to and including matchers runs in the batch's transaction: a batch is acknowledged
+ * only when its events and the alerts they raised are committed together. Matchers' outgoing
+ * actions (mail, webhooks) are queued jobs that run after commit, as are live updates.
  */
 
 export const alertSeverities = ['info', 'low', 'medium', 'high', 'critical'] as const;
@@ -63,4 +64,16 @@ export interface Detection {
 export function dedupKeyOf(source: DetectionSource, entities: readonly string[]): string {
   const what = source.type === 'rule' ? `rule:${source.engine}:${source.ruleId}` : `indicator:${source.indicatorId}`;
   return `${what}|${[...entities].sort().join('|')}`;
+}
+
+/** A new alert as raised, handed to incident grouping and matchers. */
+export interface NewAlert {
+  id: number;
+  company_id: number;
+  title: string;
+  severity: AlertSeverity;
+  score: number;
+  source: EventRef['kind'];
+  detection: DetectionSource;
+  observables: Observable[];
 }

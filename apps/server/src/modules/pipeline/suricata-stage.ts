@@ -1,4 +1,5 @@
 import type { NetworkEvent } from '@vigil/contract';
+import type { DetectionStage } from './detection-stage';
 import { dedupKeyOf, type Detection, type DetectionSource, type Observable } from './detections';
 import type { StoredEvent } from './stored-events';
 
@@ -59,3 +60,9 @@ export function suricataDetections(events: readonly StoredEvent[]): Detection[] 
   }
   return detections;
 }
+
+/** The Suricata detection stage: the sensor's own signature matches, as they arrived. */
+export const suricataStage: DetectionStage = {
+  name: 'suricata',
+  detect: (_ctx, events) => suricataDetections(events),
+};

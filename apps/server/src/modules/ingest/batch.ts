@@ -1,0 +1,23 @@
+import type { EndpointEvent, NetworkEvent } from '@vigil/contract';
+import type { ParsedMailMessage } from './parsers';
+
+export type BatchKind = 'network' | 'endpoint' | 'mail';
+
+export interface Rejection {
+  line: number;
+  reason: string;
+}
+
+/** One parsed ingest request, ready to be stored: what the ingest routes hand to the pipeline. */
+export type BatchInput = {
+  companyId: number;
+  tokenId: number | null;
+  idempotencyKey: string | null;
+  rejected: Rejection[];
+} &
+  /** `texts`: the lines the events were read from, one per event, stored as they arrived. */
+  (
+    | { kind: 'network'; events: NetworkEvent[]; texts?: string[] }
+    | { kind: 'endpoint'; events: EndpointEvent[]; texts?: string[] }
+    | { kind: 'mail'; message: ParsedMailMessage | null }
+  );

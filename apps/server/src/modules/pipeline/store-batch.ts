@@ -1,0 +1,141 @@
+import type { Database, Queryable } from '../../db/database';
+import { sql } from '../../db/sql';
+import type { BatchInput, BatchKind, Rejection } from '../ingest/batch';
+import { recordSightings, type Sighting } from '../ingest/sightings';
+import { ensurePartitions, storeEndpointEvents, storeMail, storeNetworkEvents } from '../ingest/storage';
+import type { StoredEvent } from './stored-events';
+
+/**
+ * The store step of the pipeline: the batch record and its events, in the batch's transaction,
+ * handed on as StoredEvents (with the ids and times they were stored under) for the detection stages.
+ */
+
+/** Thrown inside the transaction when a batch with the same Idempotency-Key is stored already. */
+export class DuplicateBatch extends Error {}
+
+/** A sighting of a file an event names (built field by field: this runs for most events). */
+function sighting(
+  sha256: string,
+  md5: string | null,
+  sha1: string | null,
+  filename: string | null,
+  eventKind: Sighting['eventKind'],
+  eventId: number,
+  ts: string,
+): Sighting {
+  return { sha256, md5, sha1, filename, eventKind, eventId, ts };
+}
+
+/** The answer of a batch stored before under the same Idempotency-Key, if any. */
+export async function findBatch(
+  db: Queryable,
+  companyId: number,
+  kind: BatchKind,
+  key: string,
+): Promise<{ accepted: number; rejected: Rejection[]; batch_id: number } | null> {
+  const { rows } = await db.query<{ id: number; accepted: number; rejected: Rejection[] }>(sql`
+    SELECT id, accepted, rejected FROM ingest_batches
+    WHERE company_id = ${companyId} AND kind = ${kind} AND idempotency_key = ${key}`);
+  const row = rows[0];
+  if (!row) return null;
+  return { accepted: row.accepted, rejected: row.rejected, batch_id: Number(row.id) };
+}
+
+/** How many events a batch brings: its events, or the one mail message that could be read. */
+export function acceptedOf(input: BatchInput): number {
+  return input.kind === 'mail' ? (input.message ? 1 : 0) : input.events.length;
+}
+
+/**
+ * Before the batch's transaction: the monthly partitions its events need, each made in its own
+ * short transaction.
+ */
+export async function prepareBatch(db: Database, input: BatchInput, receivedAt: string): Promise<void> {
+  if (input.kind === 'network')
+    await ensurePartitions(
+      db,
+      'network_events',
+      input.events.map((e) => e.timestamp),
+    );
+  else if (input.kind === 'endpoint')
+    await ensurePartitions(
+      db,
+      'endpoint_events',
+      input.events.map((e) => e.timestamp),
+    );
+  else if (input.message) {
+    await ensurePartitions(db, 'mail_messages', [receivedAt]);
+    await ensurePartitions(db, 'mail_attachments', [receivedAt]);
+  }
+}
+
+/**
+ * Inside the batch's transaction: the batch record (its answer, for retries), the events with
+ * their ids, and the hash sightings of the files they name. Throws DuplicateBatch when a batch
+ * with the same Idempotency-Key is stored already (committed meanwhile by a concurrent retry,
+ * which the insert waits for).
+ */
+export async function storeBatch(
+  tx: Queryable,
+  input: BatchInput,
+  receivedAt: string,
+): Promise<{ batchId: number; stored: StoredEvent[] }> {
+  const { companyId, kind, idempotencyKey } = input;
+  const accepted = acceptedOf(input);
+  // The batch record and the events' ids in one round trip.
+  const sequence = input.kind === 'mail' ? null : `${input.kind}_events_id_seq`;
+  const count = input.kind === 'mail' ? 0 : input.events.length;
+  const { rows } = await tx.query<{ id: number; ids: number[] | null }>(sql`
+    WITH b AS (
+      INSERT INTO ingest_batches (company_id, kind, idempotency_key, token_id, accepted, rejected)
+      VALUES (${companyId}, ${kind}, ${idempotencyKey}, ${input.tokenId}, ${accepted}, ${JSON.stringify(input.rejected)}::jsonb)
+      ON CONFLICT DO NOTHING
+      RETURNING id)
+    SELECT b.id, CASE WHEN ${sequence}::text IS NULL THEN NULL
+      ELSE ARRAY(SELECT nextval(${sequence}::regclass) FROM generate_series(1, ${count}::int4)) END AS ids
+    FROM b`);
+  const batchId = rows[0]?.id;
+  if (batchId === undefined) throw new DuplicateBatch();
+  const ids = (rows[0]?.ids ?? []).map(Number);
+  const stored: StoredEvent[] = [];
+  if (input.kind === 'network') {
+    const files: Sighting[] = [];
+    const refs = await storeNetworkEvents(tx, companyId, batchId, input.events, ids, input.texts);
+    for (let i = 0; i < refs.length; i++) {
+      const { id, ts, event } = refs[i]!;
+      stored.push({ kind: 'network', companyId, id, ts, event });
+      const file = event.fileinfo;
+      if (file?.sha256) files.push(sighting(file.sha256, file.md5, file.sha1, file.filename, 'network', id, ts));
+    }
+    // Files Suricata saw on the wire: the company's sightings (no bytes) in warehouse/hashes.
+    await recordSightings(tx, companyId, files);
+  } else if (input.kind === 'endpoint') {
+    const files: Sighting[] = [];
+    const refs = await storeEndpointEvents(tx, companyId, batchId, input.events, ids, input.texts);
+    for (let i = 0; i < refs.length; i++) {
+      const { id, ts, event } = refs[i]!;
+      stored.push({ kind: 'endpoint', companyId, id, ts, event });
+      // Executables that ran and files written on hosts: sightings (no bytes) in warehouse/hashes.
+      const { process, file } = event;
+      const ran = process?.hash;
+      if (ran?.sha256)
+        files.push(
+          sighting(ran.sha256, ran.md5, ran.sha1, process?.name ?? process?.executable ?? null, 'endpoint', id, ts),
+        );
+      const written = file?.hash;
+      if (written?.sha256)
+        files.push(
+          sighting(written.sha256, written.md5, written.sha1, file?.name ?? file?.path ?? null, 'endpoint', id, ts),
+        );
+    }
+    await recordSightings(tx, companyId, files);
+  } else if (input.message) {
+    const mail = await storeMail(tx, companyId, batchId, receivedAt, input.message);
+    const event = {
+      ...input.message,
+      attachments: input.message.attachments.map(({ content: _content, ...meta }) => meta),
+    };
+    stored.push({ kind: 'mail', companyId, id: mail.id, ts: mail.ts, event });
+  }
+  return { batchId: Number(batchId), stored };
+}
