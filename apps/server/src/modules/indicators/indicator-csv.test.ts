@@ -99,8 +99,7 @@ describe('readIndicatorCsv / writeIndicatorCsv', () => {
   });
 
   it('reads quoted fields with commas and line breaks, and a BOM before the header', () => {
-    const text =
-      '\uFEFFtype,value,description\r\nurl,"http://a.example/x,y","one, two\r\nthree"\r\nip,1.2.3.4.5,\r\n';
+    const text = '\uFEFFtype,value,description\r\nurl,"http://a.example/x,y","one, two\r\nthree"\r\nip,1.2.3.4.5,\r\n';
     const { rows, rejected } = readIndicatorCsv(text);
     expect(rows).toMatchObject([{ type: 'url', value: 'http://a.example/x,y', description: 'one, two\r\nthree' }]);
     expect(rejected).toEqual([{ row: 4, field: 'value', reason: expect.any(String) as string }]);
