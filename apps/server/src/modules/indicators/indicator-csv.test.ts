@@ -141,6 +141,15 @@ describe('readIndicatorCsv / writeIndicatorCsv', () => {
     expect(back.rows[1]).toMatchObject({ source: 'sheet', description: '\uFF1Dfull-width' });
   });
 
+  it('names unknown header columns shortly, however long or many they are', () => {
+    const header = ['type', 'value', 'x'.repeat(500), ...Array.from({ length: 20 }, (_, i) => `extra${i}`)].join(',');
+    const { rejected } = readIndicatorCsv(`${header}\nip,1.2.3.4\n`);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({ row: 1, field: 'header' });
+    expect(rejected[0]!.reason).toContain(`"${'x'.repeat(40)}…", "extra0", "extra1", "extra2", "extra3" and 16 more.`);
+    expect(rejected[0]!.reason.length).toBeLessThan(300);
+  });
+
   it('answers any bytes with rows or per-row errors, never an exception', () => {
     const header = 'type,value,policy,severity,expires_at,tags,source,description\n';
     fc.assert(

@@ -108,6 +108,12 @@ export function splitTags(text: string): string[] {
   ];
 }
 
+/** Column names for a message: quoted, at most five of 40 characters each (the header may be any bytes). */
+function quoteNames(names: readonly string[]): string {
+  const shown = names.slice(0, 5).map((n) => JSON.stringify(n.length > 40 ? `${n.slice(0, 40)}…` : n));
+  return names.length > 5 ? `${shown.join(', ')} and ${names.length - 5} more` : shown.join(', ');
+}
+
 /**
  * Reads an import file: a header row naming columns (type and value required, the others of
  * `type,value,policy,severity,expires_at,tags,source,description` optional, in any order), then
@@ -128,7 +134,7 @@ export function readIndicatorCsv(text: string): { rows: ImportRow[]; rejected: I
   const missing = ['type', 'value'].filter((n) => !names.includes(n));
   if (unknown.length > 0 || missing.length > 0) {
     const reason = [
-      unknown.length > 0 ? `Unknown column ${unknown.map((u) => JSON.stringify(u)).join(', ')}.` : '',
+      unknown.length > 0 ? `Unknown column ${quoteNames(unknown)}.` : '',
       missing.length > 0 ? `Missing column ${missing.join(', ')}.` : '',
       `The header is ${indicatorCsvColumns.join(',')} (type and value required).`,
     ]
