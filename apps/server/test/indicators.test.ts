@@ -225,6 +225,49 @@ describe('indicators API', () => {
     expect(answer.body).toEqual({ created: 20_000, updated: 0, rejected: [] });
     expect(t.app.indicatorIndex.current().match(beta, 'ip', '10.0.78.31').alerts).toHaveLength(1);
   });
+  it('answers random bytes and NUL characters with a 400 or row errors, never a 500', async () => {
+    const post = (body: Uint8Array | string, contentType: string) =>
+      fetch(`${t.url}/api/indicators/import/`, {
+        method: 'POST',
+        headers: {
+          'content-type': contentType,
+          cookie: `vigil_session=${alphaUser.cookie('vigil_session')}; csrf_token=${alphaUser.cookie('csrf_token')}`,
+          'x-csrftoken': alphaUser.cookie('csrf_token') ?? '',
+        },
+        body,
+      });
+    // Bytes from a fixed linear congruential sequence: the same "random" file on every run.
+    let seed = 12345;
+    const noise = Uint8Array.from({ length: 4096 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed >> 16;
+    });
+    const header = new TextEncoder().encode('type,value,description\n');
+    for (const body of [noise, Uint8Array.from([...header, ...noise])]) {
+      const answer = await post(body, 'text/csv');
+      expect(answer.status).toBe(200);
+      const json = (await answer.json()) as IndicatorImportAnswer;
+      expect(json.created).toBe(0);
+      expect(json.rejected.length).toBeGreaterThan(0);
+      for (const r of json.rejected) expect(r.row).toBeGreaterThanOrEqual(1);
+    }
+    expect((await post(noise, 'application/json')).status).toBe(400);
+
+    const nul = await alphaUser.post<IndicatorImportAnswer>('/api/indicators/import/', {
+      csv: 'type,value,description\nip,10.77.0.1,"a\u0000b"\nip,10.77.0.2,fine\n',
+    });
+    expect(nul.status).toBe(200);
+    expect(nul.body).toMatchObject({ created: 1, rejected: [{ row: 2, field: 'row' }] });
+  });
+
+  it('exports cells that start like a formula with a leading quote', async () => {
+    const made = await betaUser.post<IndicatorImportAnswer>('/api/indicators/import/', {
+      csv: 'type,value,source,description\ndomain,formula.example,@feed,"=HYPERLINK(""http://x.example"")"\n',
+    });
+    expect(made.body).toMatchObject({ created: 1, rejected: [] });
+    const exported = String((await betaUser.get('/api/indicators/export/')).body);
+    expect(exported).toContain(`domain,formula.example,alert,medium,,,'@feed,"'=HYPERLINK(""http://x.example"")"\r\n`);
+  });
 });
 
 describe('retro-hunt', () => {

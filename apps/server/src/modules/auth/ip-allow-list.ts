@@ -1,69 +1,41 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
-/** One allow-list entry: an address family, its bytes and how many leading bits must match. */
+/** One allow-list entry: a network address, how many leading bits must match, and its family. */
 export interface IpRule {
-  bytes: Uint8Array;
+  network: string;
   prefix: number;
+  family: 'ipv4' | 'ipv6';
 }
 
-function ipv4Bytes(text: string): Uint8Array | null {
-  if (!isIPv4(text)) return null;
-  return Uint8Array.from(text.split('.').map(Number));
+/** IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`): they stand for the IPv4 address they carry. */
+const mappedRange = new BlockList();
+mappedRange.addSubnet('::ffff:0:0', 96, 'ipv6');
+
+/** An address without an IPv6 zone (`fe80::1%eth0` → `fe80::1`). */
+function withoutZone(text: string): string {
+  const zone = text.indexOf('%');
+  return zone < 0 ? text : text.slice(0, zone);
 }
 
-function ipv6Bytes(text: string): Uint8Array | null {
-  const address = text.split('%')[0] ?? '';
-  if (!isIPv6(address)) return null;
-  let head = address;
-  let tailV4: Uint8Array | null = null;
-  const lastColon = address.lastIndexOf(':');
-  if (address.slice(lastColon + 1).includes('.')) {
-    tailV4 = ipv4Bytes(address.slice(lastColon + 1));
-    if (!tailV4) return null;
-    head = `${address.slice(0, lastColon + 1)}0:0`;
-  }
-  const [left = '', right] = head.split('::');
-  const leftGroups = left === '' ? [] : left.split(':');
-  const rightGroups = right === undefined || right === '' ? [] : right.split(':');
-  const missing = 8 - leftGroups.length - rightGroups.length;
-  const groups =
-    right === undefined ? leftGroups : [...leftGroups, ...Array<string>(missing).fill('0'), ...rightGroups];
-  if (groups.length !== 8) return null;
-  const bytes = new Uint8Array(16);
-  groups.forEach((group, i) => {
-    const value = parseInt(group, 16);
-    bytes[i * 2] = value >> 8;
-    bytes[i * 2 + 1] = value & 255;
-  });
-  if (tailV4) bytes.set(tailV4, 12);
-  return bytes;
-}
-
-/** Address bytes; IPv4-mapped IPv6 (`::ffff:10.0.0.1`) is treated as the IPv4 address it carries. */
-function addressBytes(text: string): Uint8Array | null {
-  const v4 = ipv4Bytes(text);
-  if (v4) return v4;
-  const v6 = ipv6Bytes(text);
-  if (!v6) return null;
-  const mapped = v6.slice(0, 10).every((b) => b === 0) && v6[10] === 0xff && v6[11] === 0xff;
-  return mapped ? v6.slice(12) : v6;
+function isMapped(address: string): boolean {
+  return mappedRange.check(address, 'ipv6');
 }
 
 /** Parses `10.0.0.1`, `10.0.0.0/8`, `2001:db8::1` or `2001:db8::/32`; null when it is neither. */
 export function parseIpRule(text: string): IpRule | null {
-  const trimmed = text.trim();
-  const [address = '', prefixText, extra] = trimmed.split('/');
+  const [address = '', prefixText, extra] = text.trim().split('/');
   if (extra !== undefined) return null;
-  const bytes = addressBytes(address);
-  if (!bytes) return null;
-  const max = bytes.length * 8;
-  if (prefixText === undefined) return { bytes, prefix: max };
-  if (!/^\d{1,3}$/.test(prefixText)) return null;
-  let prefix = Number(prefixText);
-  // A mapped IPv6 rule (::ffff:10.0.0.0/104) keeps its meaning once read as IPv4.
-  if (bytes.length === 4 && !isIPv4(address)) prefix -= 96;
-  if (prefix < 0 || prefix > max) return null;
-  return { bytes, prefix };
+  const network = withoutZone(address);
+  const version = isIP(network);
+  if (version === 0) return null;
+  const family = version === 4 ? 'ipv4' : 'ipv6';
+  const max = version === 4 ? 32 : 128;
+  if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return null;
+  const prefix = prefixText === undefined ? max : Number(prefixText);
+  if (prefix > max) return null;
+  // A mapped rule (::ffff:10.0.0.0/104) is an IPv4 rule; a shorter prefix has no IPv4 meaning.
+  if (family === 'ipv6' && isMapped(network) && prefix < 96) return null;
+  return { network, prefix, family };
 }
 
 /** Whether an allow-list entry is well formed (for validating what users save). */
@@ -71,14 +43,29 @@ export function isValidIpRule(text: string): boolean {
   return parseIpRule(text) !== null;
 }
 
-function matches(rule: IpRule, address: Uint8Array): boolean {
-  if (rule.bytes.length !== address.length) return false;
-  let bits = rule.prefix;
-  for (let i = 0; bits > 0; i += 1, bits -= 8) {
-    const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
-    if ((rule.bytes[i]! & mask) !== (address[i]! & mask)) return false;
+/**
+ * An allow-list as two block lists: IPv4 rules (with IPv4-mapped IPv6 ones) and the other IPv6
+ * rules. IPv4 and IPv4-mapped addresses are checked against the first only, other IPv6 addresses
+ * against the second only, so `::/0` does not admit every IPv4 address.
+ */
+interface CompiledList {
+  v4: BlockList;
+  v6: BlockList;
+}
+
+function compile(list: readonly string[]): CompiledList {
+  const compiled = { v4: new BlockList(), v6: new BlockList() };
+  for (const entry of list) {
+    const rule = parseIpRule(entry);
+    if (!rule) continue;
+    const side = rule.family === 'ipv4' || isMapped(rule.network) ? compiled.v4 : compiled.v6;
+    try {
+      side.addSubnet(rule.network, rule.prefix, rule.family);
+    } catch {
+      // An entry the block list refuses matches nothing, like any other malformed entry.
+    }
   }
-  return true;
+  return compiled;
 }
 
 /**
@@ -87,10 +74,10 @@ function matches(rule: IpRule, address: Uint8Array): boolean {
  */
 export function ipAllowed(list: readonly string[] | null | undefined, ip: string): boolean {
   if (!list || list.length === 0) return true;
-  const address = addressBytes(ip);
-  if (!address) return false;
-  return list.some((entry) => {
-    const rule = parseIpRule(entry);
-    return rule !== null && matches(rule, address);
-  });
+  const address = withoutZone(ip);
+  const version = isIP(address);
+  if (version === 0) return false;
+  const compiled = compile(list);
+  if (version === 4) return compiled.v4.check(address, 'ipv4');
+  return isMapped(address) ? compiled.v4.check(address, 'ipv6') : compiled.v6.check(address, 'ipv6');
 }

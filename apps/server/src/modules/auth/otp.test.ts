@@ -1,8 +1,9 @@
+import { Secret } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { base32Decode, base32Encode, generateOtpSecret, hotp, otpauthUrl, otpStep, totp, verifyTotp } from './otp';
+import { generateOtpSecret, otpauthUrl, otpStep, totp, verifyTotp } from './otp';
 
-// RFC 6238 appendix B uses the ASCII key "12345678901234567890" for SHA-1.
-const rfcSecret = base32Encode(Buffer.from('12345678901234567890'));
+// RFC 6238 appendix B uses the ASCII key "12345678901234567890" for SHA-1; in base32:
+const rfcSecret = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
 
 describe('TOTP (RFC 6238)', () => {
   it.each([
@@ -18,9 +19,30 @@ describe('TOTP (RFC 6238)', () => {
     expect(totp(rfcSecret, seconds * 1000)).toBe(expected.slice(2));
   });
 
-  it('matches the RFC 4226 HOTP vectors', () => {
-    const key = Buffer.from('12345678901234567890');
-    expect([0, 1, 2, 3, 9].map((c) => hotp(key, c))).toEqual(['755224', '287082', '359152', '969429', '520489']);
+  it('accepts the RFC 6238 code at T=59 for its step and refuses it once used', () => {
+    // T=59 s is step 1; the published 8-digit code is 94287082, the six-digit one its last six.
+    expect(verifyTotp(rfcSecret, '287082', { atMs: 59_000 })).toBe(1);
+    expect(verifyTotp(rfcSecret, '287 082', { atMs: 59_000 })).toBe(1);
+    expect(verifyTotp(rfcSecret, '287082', { atMs: 59_000, lastUsedStep: 1 })).toBeNull();
+    // Step 1 is still inside the window 30 s later, and 60 s later it is not.
+    expect(verifyTotp(rfcSecret, '287082', { atMs: 89_000 })).toBe(1);
+    expect(verifyTotp(rfcSecret, '287082', { atMs: 119_000 })).toBeNull();
+  });
+
+  it('keeps accepting secrets stored before, with the codes they gave', () => {
+    // Codes computed by the earlier implementation for secrets of the stored form, at 1 700 000 000 s.
+    const at = 1_700_000_000_000;
+    for (const [secret, code] of [
+      ['JBSWY3DPEHPK3PXP', '324550'],
+      [rfcSecret, '921300'],
+      ['6UUN7RS7ZXJS3CN2URD2NN7TZIJVZN6G', '181049'],
+    ] as const) {
+      expect(totp(secret, at)).toBe(code);
+      expect(verifyTotp(secret, code, { atMs: at })).toBe(56_666_666);
+      // Case, spaces and padding in a stored secret never mattered.
+      const spelled = `${secret.toLowerCase().replace(/(.{4})/g, '$1 ')}==`;
+      expect(verifyTotp(spelled, code, { atMs: at })).toBe(56_666_666);
+    }
   });
 
   it('accepts the current step and one on either side, and nothing further', () => {
@@ -53,19 +75,23 @@ describe('TOTP (RFC 6238)', () => {
     expect(verifyTotp(rfcSecret, ` ${totp(rfcSecret, now).replace(/(\d{3})/, '$1 ')}`, { atMs: now })).not.toBeNull();
   });
 
-  it('round-trips base32 and makes 160-bit secrets', () => {
-    const bytes = Buffer.from([0, 1, 2, 250, 251, 252, 253, 254, 255]);
-    expect(base32Decode(base32Encode(bytes))).toEqual(bytes);
-    expect(base32Encode(Buffer.from('foobar'))).toBe('MZXW6YTBOI');
+  it('makes 160-bit secrets in unpadded base32', () => {
+    expect(Secret.fromBase32(rfcSecret).latin1).toBe('12345678901234567890');
     const secret = generateOtpSecret();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(base32Decode(secret)).toHaveLength(20);
+    expect(Secret.fromBase32(secret).bytes).toHaveLength(20);
     expect(generateOtpSecret()).not.toBe(secret);
   });
 
   it('builds the otpauth URI authenticator apps read', () => {
-    expect(otpauthUrl('JBSWY3DPEHPK3PXP', 'alice smith', 'Vigil')).toBe(
-      'otpauth://totp/Vigil:alice%20smith?secret=JBSWY3DPEHPK3PXP&issuer=Vigil',
-    );
+    const uri = otpauthUrl('JBSWY3DPEHPK3PXP', 'alice smith', 'Vigil');
+    expect(uri.startsWith('otpauth://totp/Vigil:alice%20smith?')).toBe(true);
+    expect(Object.fromEntries(new URL(uri).searchParams)).toEqual({
+      secret: 'JBSWY3DPEHPK3PXP',
+      issuer: 'Vigil',
+      algorithm: 'SHA1',
+      digits: '6',
+      period: '30',
+    });
   });
 });

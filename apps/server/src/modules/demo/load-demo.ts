@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Alert, Company, IngestAnswer, Permission } from '@vigil/contract';
+import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database';
 import { DemoApi } from './api';
@@ -327,9 +328,8 @@ async function setUp(
 
   log('Planting indicators…');
   // One CSV import per company, and one for the provider's indicators that apply to every company.
-  const files = new Map<string, string[]>();
+  const files = new Map<string, string[][]>();
   const seen = new Set<string>();
-  const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
   for (const setupOf of customers) {
     for (const plan of setupOf.customer.indicators) {
       const value = plan.value.startsWith('sha256:') ? dataset.files.get(plan.value.slice(7))?.sha256 : plan.value;
@@ -337,18 +337,14 @@ async function setUp(
       const target = plan.allCompanies ? 'all' : String(setupOf.companyId);
       if (seen.has(`${target}:${plan.type}:${value}`)) continue;
       seen.add(`${target}:${plan.type}:${value}`);
-      const rows = files.get(target) ?? ['type,value,policy,severity,tags,source,description'];
-      rows.push(
-        [plan.type, value, 'alert', plan.severity, plan.tags.join(';'), plan.source, plan.description]
-          .map(quote)
-          .join(','),
-      );
+      const rows = files.get(target) ?? [['type', 'value', 'policy', 'severity', 'tags', 'source', 'description']];
+      rows.push([plan.type, value, 'alert', plan.severity, plan.tags.join(';'), plan.source, plan.description]);
       files.set(target, rows);
     }
   }
   for (const [target, rows] of files) {
     const answer = await api.post<{ created: number; rejected: unknown[] }>('/api/indicators/import/', {
-      csv: `${rows.join('\n')}\n`,
+      csv: stringify(rows),
       ...(target === 'all' ? { all_companies: true } : { company_id: Number(target) }),
     });
     if (answer.rejected.length > 0) throw new Error(`indicators refused: ${JSON.stringify(answer.rejected)}`);

@@ -7,6 +7,8 @@ import {
   type IndicatorPolicy,
   type IndicatorType,
 } from '@vigil/contract';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import type { AlertSeverity } from '../pipeline/detections';
 import type { ImportRow, IndicatorRow } from './indicators.repository';
 import { normaliseIndicatorValue } from './indicator-values';
@@ -14,70 +16,79 @@ import { normaliseIndicatorValue } from './indicator-values';
 /** Most rows one import takes. */
 export const MAX_IMPORT_ROWS = 100_000;
 
-/**
- * RFC 4180 records: fields separated by commas, quoted with `"` (a doubled `""` inside quotes is
- * one quote; quoted fields may hold commas and line breaks), records ended by LF or CRLF.
- * Answers each record with the line it starts on.
- */
-export function parseCsv(text: string): { line: number; fields: string[] }[] {
-  const records: { line: number; fields: string[] }[] = [];
-  const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const n = s.length;
-  let i = 0;
-  let line = 1;
-  while (i < n) {
-    const start = line;
-    const fields: string[] = [];
-    // One record: fields until an unquoted line break or the end.
-    for (;;) {
-      if (s.charCodeAt(i) === 34) {
-        // Quoted field: up to the closing quote; "" is a quote.
-        let value = '';
-        let from = i + 1;
-        for (;;) {
-          const quote = s.indexOf('"', from);
-          if (quote < 0) {
-            value += s.slice(from);
-            i = n;
-            break;
-          }
-          value += s.slice(from, quote);
-          if (s.charCodeAt(quote + 1) === 34) {
-            value += '"';
-            from = quote + 2;
-          } else {
-            i = quote + 1;
-            break;
-          }
-        }
-        for (let k = value.indexOf('\n'); k >= 0; k = value.indexOf('\n', k + 1)) line += 1;
-        // Anything between the closing quote and the separator belongs to the field as written.
-        let j = i;
-        while (j < n && s.charCodeAt(j) !== 44 && s.charCodeAt(j) !== 10 && s.charCodeAt(j) !== 13) j += 1;
-        fields.push(value + s.slice(i, j));
-        i = j;
-      } else {
-        let j = i;
-        while (j < n) {
-          const c = s.charCodeAt(j);
-          if (c === 44 || c === 10 || c === 13) break;
-          j += 1;
-        }
-        fields.push(s.slice(i, j));
-        i = j;
-      }
-      if (i < n && s.charCodeAt(i) === 44) {
-        i += 1;
-        continue;
-      }
-      break;
-    }
-    if (i < n && s.charCodeAt(i) === 13) i += 1;
-    if (i < n && s.charCodeAt(i) === 10) i += 1;
-    line += 1;
-    if (fields.length > 1 || fields[0] !== '') records.push({ line: start, fields });
+/** Characters a spreadsheet reads as the start of a formula (OWASP CSV injection), ASCII and full-width. */
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']);
+
+/** Line breaks in a text: CRLF, LF and CR each end one line. */
+function lineBreaks(text: string): number {
+  let breaks = 0;
+  for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) breaks += 1;
+  for (let k = text.indexOf('\r'); k >= 0; k = text.indexOf('\r', k + 1)) {
+    if (text.charCodeAt(k + 1) !== 10) breaks += 1;
   }
-  return records;
+  return breaks;
+}
+
+/** csv-parse's records; a record it cannot read is skipped and noted in `errors` (line set later). */
+function parseRecords(text: string, errors: { line: number; reason: string }[]): string[][] {
+  return parse(text, {
+    bom: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    relax_column_count: true,
+    relax_quotes: true,
+    // Blank lines come back as one empty field, so that lines are counted here, exactly.
+    skip_empty_lines: false,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      errors.push({
+        line: 0,
+        reason:
+          error?.code === 'CSV_QUOTE_NOT_CLOSED'
+            ? 'A quoted field starting on or after this row is never closed; the rest of the file was not read.'
+            : 'The row could not be read as CSV.',
+      });
+      return undefined;
+    },
+  });
+}
+
+/**
+ * RFC 4180 records (csv-parse): fields separated by commas, quoted with `"` (a doubled `""` inside
+ * quotes is one quote; quoted fields may hold commas and line breaks), records ended by LF, CRLF
+ * or CR, a UTF-8 BOM ignored, blank lines skipped. Stray quotes are kept as text, as written.
+ * Answers each record with the line it starts on, and what could not be read (only a quoted field
+ * never closed: the rest of the file is inside it) as `{line, reason}`.
+ */
+export function parseCsv(text: string): {
+  records: { line: number; fields: string[] }[];
+  errors: { line: number; reason: string }[];
+} {
+  const records: { line: number; fields: string[] }[] = [];
+  const errors: { line: number; reason: string }[] = [];
+  let parsed: string[][];
+  try {
+    parsed = parseRecords(text, errors);
+  } catch {
+    // parseRecords reports problems per record; should the parser throw all the same, the file is refused.
+    return { records: [], errors: [{ line: 1, reason: 'The file could not be read as CSV.' }] };
+  }
+  let line = 1;
+  for (const fields of parsed) {
+    if (fields.length > 1 || fields[0] !== '') records.push({ line, fields });
+    line += 1;
+    for (const field of fields) {
+      if (field.includes('\n') || field.includes('\r')) line += lineBreaks(field);
+    }
+  }
+  // A record that could not be read is the last one: the parser stops inside it.
+  for (const error of errors) error.line = line;
+  return { records, errors };
+}
+
+/** A field as written: trimmed, and the `'` the export puts before a formula-like value taken off. */
+function fieldValue(raw: string | undefined): string {
+  const value = (raw ?? '').trim();
+  return value.charCodeAt(0) === 39 && FORMULA_START.has(value.charAt(1)) ? value.slice(1).trim() : value;
 }
 
 const typeSet = new Set<string>(indicatorTypes);
@@ -97,6 +108,12 @@ export function splitTags(text: string): string[] {
   ];
 }
 
+/** Column names for a message: quoted, at most five of 40 characters each (the header may be any bytes). */
+function quoteNames(names: readonly string[]): string {
+  const shown = names.slice(0, 5).map((n) => JSON.stringify(n.length > 40 ? `${n.slice(0, 40)}…` : n));
+  return names.length > 5 ? `${shown.join(', ')} and ${names.length - 5} more` : shown.join(', ');
+}
+
 /**
  * Reads an import file: a header row naming columns (type and value required, the others of
  * `type,value,policy,severity,expires_at,tags,source,description` optional, in any order), then
@@ -104,17 +121,20 @@ export function splitTags(text: string): string[] {
  * normalised, and a later row for the same type and value replaces an earlier one.
  */
 export function readIndicatorCsv(text: string): { rows: ImportRow[]; rejected: IndicatorImportRejection[] } {
-  const records = parseCsv(text);
+  const { records, errors } = parseCsv(text);
   const rejected: IndicatorImportRejection[] = [];
   const header = records[0];
-  if (!header) return { rows: [], rejected: [{ row: 1, field: 'header', reason: 'The file is empty.' }] };
+  if (!header) {
+    const reason = errors[0]?.reason ?? 'The file is empty.';
+    return { rows: [], rejected: [{ row: 1, field: 'header', reason }] };
+  }
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const known = new Set<string>(indicatorCsvColumns);
   const unknown = names.filter((n) => !known.has(n));
   const missing = ['type', 'value'].filter((n) => !names.includes(n));
   if (unknown.length > 0 || missing.length > 0) {
     const reason = [
-      unknown.length > 0 ? `Unknown column ${unknown.map((u) => JSON.stringify(u)).join(', ')}.` : '',
+      unknown.length > 0 ? `Unknown column ${quoteNames(unknown)}.` : '',
       missing.length > 0 ? `Missing column ${missing.join(', ')}.` : '',
       `The header is ${indicatorCsvColumns.join(',')} (type and value required).`,
     ]
@@ -142,10 +162,14 @@ export function readIndicatorCsv(text: string): { rows: ImportRow[]; rejected: I
   const byKey = new Map<string, ImportRow>();
   for (let r = 1; r < records.length; r += 1) {
     const { line, fields } = records[r]!;
-    const get = (index: number) => (index < 0 ? '' : (fields[index] ?? '').trim());
+    const get = (index: number) => (index < 0 ? '' : fieldValue(fields[index]));
     const fail = (field: string, reason: string) => rejected.push({ row: line, field, reason });
     if (fields.length > names.length) {
       fail('row', `The row has ${fields.length} fields; the header names ${names.length}.`);
+      continue;
+    }
+    if (fields.some((f) => f.includes('\u0000'))) {
+      fail('row', 'The row holds a NUL character; a CSV file is text.');
       continue;
     }
     const type = get(col.type).toLowerCase();
@@ -209,31 +233,34 @@ export function readIndicatorCsv(text: string): { rows: ImportRow[]; rejected: I
       description,
     });
   }
+  for (const error of errors) rejected.push({ row: error.line, field: 'row', reason: error.reason });
   return { rows: [...byKey.values()], rejected };
 }
 
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/** The export: the import's header and one row per indicator, so an export imports back as is. */
+/**
+ * The export: the import's header and one row per indicator, so an export imports back as is.
+ * A cell a spreadsheet would read as a formula (starting with = + - @, tab or CR, or their
+ * full-width forms) gets a leading `'`; the import takes that `'` off again. No column is numeric
+ * (values, dates and tags are all text), so no cell is exempt.
+ */
 export function writeIndicatorCsv(rows: readonly IndicatorRow[]): string {
-  const lines = [indicatorCsvColumns.join(',')];
+  const records: string[][] = [[...indicatorCsvColumns]];
   for (const r of rows) {
-    lines.push(
-      [
-        r.type,
-        r.value,
-        r.policy,
-        r.severity,
-        r.expires_at ? r.expires_at.toISOString() : '',
-        r.tags.join(';'),
-        r.source,
-        r.description,
-      ]
-        .map(csvField)
-        .join(','),
-    );
+    records.push([
+      r.type,
+      r.value,
+      r.policy,
+      r.severity,
+      r.expires_at ? r.expires_at.toISOString() : '',
+      r.tags.join(';'),
+      r.source,
+      r.description,
+    ]);
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return stringify(records, {
+    record_delimiter: 'windows',
+    // A field holding CR or LF is quoted (the import reads any of CRLF, LF and CR as a line end).
+    quote_record_delimiter: true,
+    escape_formulas: true,
+  });
 }

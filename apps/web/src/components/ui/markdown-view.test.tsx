@@ -1,4 +1,6 @@
-// @vitest-environment happy-dom
+// @vitest-environment jsdom
+// jsdom, not happy-dom: DOMPurify walks the tree with a NodeIterator, and happy-dom's stops at the
+// first removed node, which would leave the rest unsanitised and make these tests meaningless.
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderMarkdown } from './markdown';
@@ -57,6 +59,17 @@ describe('renderMarkdown', () => {
     expect(images.map((img) => img.getAttribute('src'))).toEqual(['/api/files/1/preview.png']);
     expect(html.innerHTML).not.toContain('tracker.example');
     expect(html.textContent).toContain('tracking pixel');
+  });
+
+  it('keeps a list start, table alignment and link titles, and no other attribute', () => {
+    const html = rendered(
+      '3. three\n4. four\n\n| a | b |\n|:-:|--:|\n| 1 | 2 |\n\n[t](https://a.example "Title") <p id="x" class="y" align="center">q</p>',
+    );
+    expect(html.querySelector('ol')?.getAttribute('start')).toBe('3');
+    expect([...html.querySelectorAll('th')].map((th) => th.getAttribute('align'))).toEqual(['center', 'right']);
+    expect(html.querySelector('a')?.getAttribute('title')).toBe('Title');
+    const p = [...html.querySelectorAll('p')].find((e) => e.textContent === 'q');
+    expect(p?.attributes).toHaveLength(0);
   });
 
   it('drops iframes, forms, styles and inline style attributes', () => {

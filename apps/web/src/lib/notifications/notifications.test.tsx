@@ -1,4 +1,6 @@
-// @vitest-environment happy-dom
+// @vitest-environment jsdom
+// jsdom, not happy-dom: DOMPurify walks the tree with a NodeIterator, and happy-dom's stops at the
+// first removed node, which would leave the rest unsanitised and make these tests meaningless.
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotificationViewport } from './notification-viewport';

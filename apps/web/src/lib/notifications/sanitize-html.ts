@@ -1,32 +1,35 @@
-const allowedTags = new Set(['B', 'STRONG', 'I', 'EM', 'U', 'BR', 'P', 'UL', 'OL', 'LI', 'CODE', 'A', 'SPAN']);
+import createDOMPurify, { type DOMPurify } from 'dompurify';
 
-function clean(node: Node, into: Node, doc: Document): void {
-  for (const child of Array.from(node.childNodes)) {
-    if (child.nodeType === Node.TEXT_NODE) {
-      into.appendChild(doc.createTextNode(child.textContent ?? ''));
-    } else if (child instanceof Element) {
-      if (!allowedTags.has(child.tagName)) {
-        // Unknown elements keep their text (scripts and styles lose everything).
-        if (child.tagName !== 'SCRIPT' && child.tagName !== 'STYLE') clean(child, into, doc);
-        continue;
-      }
-      const copy = doc.createElement(child.tagName.toLowerCase());
-      const href = child.getAttribute('href');
-      if (child.tagName === 'A' && href && /^(https?:\/\/|\/(?!\/))/i.test(href)) {
-        copy.setAttribute('href', href);
-        copy.setAttribute('rel', 'noopener noreferrer');
-        copy.setAttribute('target', '_blank');
-      }
-      clean(child, copy, doc);
-      into.appendChild(copy);
-    }
-  }
+/**
+ * What a server message's HTML may keep: text formatting, line breaks, simple lists, inline code
+ * and links. Other elements are unwrapped (their text kept); script, style and the like go with
+ * their content. No attribute is kept but a link's `href`.
+ */
+const allowedTags = ['b', 'strong', 'i', 'em', 'u', 'br', 'p', 'ul', 'ol', 'li', 'code', 'a', 'span'];
+/** Links go to the web or to a path of this console; nothing else (no javascript:, data:, //host). */
+const allowedHref = /^(?:https?:\/\/|\/(?!\/))/i;
+
+let purifier: DOMPurify | null = null;
+
+/** A sanitiser of our own, so the link hook below never changes how other code's sanitising behaves. */
+function getPurifier(): DOMPurify {
+  if (purifier) return purifier;
+  purifier = createDOMPurify(window);
+  purifier.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName !== 'A' || !node.hasAttribute('href')) return;
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer');
+  });
+  return purifier;
 }
 
-/** Keeps a small set of formatting tags of a server message's HTML, without attributes except safe links. */
+/** Keeps the allowed tags of a server message's HTML, without attributes except safe links. */
 export function sanitizeHtml(html: string): string {
-  const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
-  const container = document.createElement('div');
-  clean(parsed.body, container, document);
-  return container.innerHTML;
+  return getPurifier().sanitize(html, {
+    ALLOWED_TAGS: allowedTags,
+    ALLOWED_ATTR: ['href'],
+    ALLOWED_URI_REGEXP: allowedHref,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+  });
 }
