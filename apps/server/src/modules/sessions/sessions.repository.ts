@@ -23,6 +23,16 @@ function ownSessions(actor: Actor) {
     AND (s.impersonator_id IS NULL OR s.id = ${actor.sessionId})`;
 }
 
+/** Orderings of the sessions list (the same for every caller). */
+const orderings = {
+  created_at: { expr: sql`s.created_at`, type: 'timestamptz' },
+  last_seen_at: { expr: sql`s.last_seen_at`, type: 'timestamptz' },
+} as const;
+const defaultOrdering = ['-last_seen_at'];
+
+/** What the contract's list declaration must agree with (checked when the routes register). */
+export const sessionListOrderings = { orderings: Object.keys(orderings), defaultOrdering };
+
 /** The caller's sessions as a list resource (`POST /api/sessions/check/`). */
 export function sessionList(actor: Actor): ListResource<SessionRow, UserSessionFilters, UserSession> {
   const current = sql`COALESCE(s.id = ${actor.sessionId}, false)`;
@@ -36,11 +46,8 @@ export function sessionList(actor: Actor): ListResource<SessionRow, UserSessionF
       search: filter.search(sql`s.ip`, sql`s.user_agent`),
       current: (value) => (value ? current : sql`NOT ${current}`),
     },
-    orderings: {
-      created_at: { expr: sql`s.created_at`, type: 'timestamptz' },
-      last_seen_at: { expr: sql`s.last_seen_at`, type: 'timestamptz' },
-    },
-    defaultOrdering: ['-last_seen_at'],
+    orderings,
+    defaultOrdering,
     toItem: (row) => ({
       id: row.public_id,
       created_at: row.created_at.toISOString(),

@@ -5,7 +5,7 @@ import { requestUrl, requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
 import { countList, listPage } from '../../list/list-engine';
 import { auditContextOf } from '../audit/audit.repository';
-import { sessionList } from './sessions.repository';
+import { sessionList, sessionListOrderings } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 
 /** `sessions`: every signed-in user lists and ends their own sessions; nobody sees anyone else's. */
@@ -13,6 +13,12 @@ export async function registerSessions(app: FastifyInstance, deps: AppDeps): Pro
   const { db } = deps;
   const sessions = new SessionsService(db);
   const api = endpoints.sessions;
+  // The list serves exactly the orderings the contract declares (as registerList checks for others).
+  const declared = `${[...api.spec.orderings].sort().join(',')} by ${api.spec.defaultOrdering.join(',')}`;
+  const served = `${[...sessionListOrderings.orderings].sort().join(',')} by ${sessionListOrderings.defaultOrdering.join(',')}`;
+  if (declared !== served) {
+    throw new Error(`${api.list.path}: the contract declares orderings ${declared}, the list serves ${served}.`);
+  }
 
   // The list resource depends on the caller (its own sessions), so it is built per request; the
   // list engine validates the query and the filters.
