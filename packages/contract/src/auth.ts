@@ -36,6 +36,10 @@ export const authStateSchema = z.object({
 });
 export type AuthState = z.infer<typeof authStateSchema>;
 
+/** Answer of `DELETE /api/auth/` (sign out): where the browser goes next. */
+export const logoutAnswerSchema = z.object({ logout_url: z.string() });
+export type LogoutAnswer = z.infer<typeof logoutAnswerSchema>;
+
 /** A six-digit code from an authenticator app (spaces are ignored). */
 const otpCode = z
   .string({ message: 'Enter the six-digit code from your authenticator app.' })
@@ -84,6 +88,13 @@ export const activationSchema = z
 export const apiTokenSchema = z.object({ token: z.string(), token_creation_ts: z.string() });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
 
+/** Answer of `DELETE /api/users/me/token/`: the user has no API key any more. */
+export const apiTokenRevokedSchema = z.object({ token_creation_ts: z.null() });
+export type ApiTokenRevoked = z.infer<typeof apiTokenRevokedSchema>;
+
+/** Path of the activation and password-reset links: the one-time token (checked by the handler). */
+export const activationTokenParams = z.object({ token: z.string() });
+
 /** One of the caller's sessions (the `sessions` resource). */
 export const userSessionSchema = z.object({
   /** Opaque public id; the session's secret never leaves the server. */
@@ -96,6 +107,9 @@ export const userSessionSchema = z.object({
   current: z.boolean(),
 });
 export type UserSession = z.infer<typeof userSessionSchema>;
+
+/** Path parameter of `DELETE /api/sessions/{id}/`: the session's public id. */
+export const userSessionParams = z.object({ id: z.uuid() });
 
 /** Filters accepted in the body of `POST /api/sessions/check/`. */
 export const userSessionFiltersSchema = z

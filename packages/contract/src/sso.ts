@@ -144,6 +144,15 @@ export const ssoLoginQuerySchema = z.object({
 });
 export type SsoLoginQuery = z.infer<typeof ssoLoginQuerySchema>;
 
+/** The provider's answer at `GET /api/sso/callback/` (read by the handler; anything else is ignored). */
+export const ssoCallbackQuerySchema = z.object({
+  state: z.string().optional(),
+  code: z.string().optional(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+  iss: z.string().optional(),
+});
+
 /** `POST /api/users/sso/password/change/`: the provider page where the user changes its password. */
 export const ssoPasswordChangeAnswerSchema = z.object({ url: z.string() });
 export type SsoPasswordChangeAnswer = z.infer<typeof ssoPasswordChangeAnswerSchema>;

@@ -117,3 +117,34 @@ export async function clearApiToken(db: Queryable, userId: number): Promise<bool
     RETURNING old.had`);
   return rows[0]?.had ?? false;
 }
+
+/** What the auth state shows of a user (and of the administrator acting as it). */
+export interface AuthUserRow {
+  id: number;
+  username: string;
+  first_name: string;
+  last_name: string;
+  company_id: number;
+  two_factor_enabled: boolean;
+  impersonator_username: string | null;
+}
+
+export async function findAuthUser(
+  db: Queryable,
+  userId: number,
+  impersonatorId: number | null,
+): Promise<AuthUserRow | null> {
+  const { rows } = await db.query<AuthUserRow>(sql`
+    SELECT u.id, u.username, u.first_name, u.last_name, u.company_id, u.otp_secret IS NOT NULL AS two_factor_enabled,
+           (SELECT i.username FROM users i WHERE i.id = ${impersonatorId}) AS impersonator_username
+    FROM users u WHERE u.id = ${userId}`);
+  return rows[0] ?? null;
+}
+
+/** Whether a user may make a personal API key: superusers, and users granted the privilege by name. */
+export async function mayCreateApiToken(db: Queryable, userId: number): Promise<boolean> {
+  const { rows } = await db.query<{ allowed: boolean }>(sql`
+    SELECT (is_superuser OR coalesce((privileged_settings ->> 'api_tokens')::boolean, false)) AS allowed
+    FROM users WHERE id = ${userId}`);
+  return rows[0]?.allowed === true;
+}

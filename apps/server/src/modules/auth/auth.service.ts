@@ -2,10 +2,10 @@ import type { AuthState } from '@vigil/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import type { Queryable } from '../../db/database';
-import { sql } from '../../db/sql';
 import type { Actor } from '../../http/actor';
 import { HttpError } from '../../http/errors';
 import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { findAuthUser } from './auth.repository';
 import { recordLoginSuccess } from './lockout';
 import { issueCsrfCookie, SESSION_COOKIE } from './auth.hooks';
 import {
@@ -39,19 +39,7 @@ export function accountContext(user: { id: number; username: string }, ip: strin
 /** What `GET /api/auth/` answers for a caller (or for nobody). */
 export async function authState(db: Queryable, actor: Actor | null): Promise<AuthState> {
   if (!actor) return { authenticated: false, user: null, impersonator: null };
-  const { rows } = await db.query<{
-    id: number;
-    username: string;
-    first_name: string;
-    last_name: string;
-    company_id: number;
-    two_factor_enabled: boolean;
-    impersonator_username: string | null;
-  }>(sql`
-    SELECT u.id, u.username, u.first_name, u.last_name, u.company_id, u.otp_secret IS NOT NULL AS two_factor_enabled,
-           (SELECT i.username FROM users i WHERE i.id = ${actor.impersonatorId}) AS impersonator_username
-    FROM users u WHERE u.id = ${actor.userId}`);
-  const user = rows[0];
+  const user = await findAuthUser(db, actor.userId, actor.impersonatorId);
   if (!user) return { authenticated: false, user: null, impersonator: null };
   return {
     authenticated: true,

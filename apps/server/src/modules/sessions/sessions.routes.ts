@@ -1,146 +1,57 @@
-import {
-  countAnswerSchema,
-  sessionsEndedSchema,
-  userSessionFiltersSchema,
-  type UserSession,
-  type UserSessionFilters,
-} from '@vigil/contract';
+import { endpoints } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { AppDeps } from '../../app-deps';
-import type { Queryable } from '../../db/database';
-import { sql } from '../../db/sql';
-import { requestUrl, requireActor, type Actor } from '../../http/actor';
-import { notFound } from '../../http/errors';
-import { countList, filter, listPage, type ListResource } from '../../list/list-engine';
-import { auditContextOf, recordAudit } from '../audit/audit.repository';
-import { liveSession } from '../auth/sessions.repository';
-
-interface SessionRow {
-  public_id: string;
-  created_at: Date;
-  last_seen_at: Date;
-  ip: string | null;
-  user_agent: string;
-  current: boolean;
-}
-
-/**
- * The sessions a person can see as theirs: open sessions of the user, except those in which an
- * administrator acts as them (those belong to the administrator), unless it is the current one.
- */
-function ownSessions(actor: Actor) {
-  return sql`s.user_id = ${actor.userId} AND ${liveSession}
-    AND (s.impersonator_id IS NULL OR s.id = ${actor.sessionId})`;
-}
-
-/** The caller's sessions as a list resource (`POST /api/sessions/check/`). */
-export function sessionList(actor: Actor): ListResource<SessionRow, UserSessionFilters, UserSession> {
-  const current = sql`COALESCE(s.id = ${actor.sessionId}, false)`;
-  return {
-    from: sql`sessions s`,
-    select: sql`s.public_id::text AS public_id, s.created_at, s.last_seen_at, s.ip, s.user_agent, ${current} AS current`,
-    idField: { expr: sql`s.public_id::text`, type: 'text' },
-    baseCondition: ownSessions(actor),
-    filtersSchema: userSessionFiltersSchema,
-    filters: {
-      search: filter.search(sql`s.ip`, sql`s.user_agent`),
-      current: (value) => (value ? current : sql`NOT ${current}`),
-    },
-    orderings: {
-      created_at: { expr: sql`s.created_at`, type: 'timestamptz' },
-      last_seen_at: { expr: sql`s.last_seen_at`, type: 'timestamptz' },
-    },
-    defaultOrdering: ['-last_seen_at'],
-    toItem: (row) => ({
-      id: row.public_id,
-      created_at: row.created_at.toISOString(),
-      last_seen_at: row.last_seen_at.toISOString(),
-      ip: row.ip,
-      user_agent: row.user_agent,
-      current: row.current,
-    }),
-  };
-}
-
-/** The caller's open sessions, most recently used first (for the current user's `sessions`). */
-export async function activeSessions(db: Queryable, actor: Actor, limit = 100): Promise<UserSession[]> {
-  const resource = sessionList(actor);
-  const { rows } = await db.query<SessionRow>(sql`
-    SELECT ${resource.select} FROM ${resource.from} WHERE ${ownSessions(actor)}
-    ORDER BY s.last_seen_at DESC, s.public_id LIMIT ${limit}`);
-  return rows.map(resource.toItem);
-}
-
-/** How many open sessions the caller has (the current user's `sessions_count`). */
-export async function countActiveSessions(db: Queryable, actor: Actor): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    sql`SELECT count(*)::int8 AS n FROM sessions s WHERE ${ownSessions(actor)}`,
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
-const idParams = z.object({ id: z.uuid() });
+import { requestUrl, requireActor } from '../../http/actor';
+import { route } from '../../http/endpoints';
+import { countList, listPage } from '../../list/list-engine';
+import { auditContextOf } from '../audit/audit.repository';
+import { sessionList, sessionListOrderings } from './sessions.repository';
+import { SessionsService } from './sessions.service';
 
 /** `sessions`: every signed-in user lists and ends their own sessions; nobody sees anyone else's. */
 export async function registerSessions(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
+  const sessions = new SessionsService(db);
+  const api = endpoints.sessions;
+  // The list serves exactly the orderings the contract declares (as registerList checks for others).
+  const declared = `${[...api.spec.orderings].sort().join(',')} by ${api.spec.defaultOrdering.join(',')}`;
+  const served = `${[...sessionListOrderings.orderings].sort().join(',')} by ${sessionListOrderings.defaultOrdering.join(',')}`;
+  if (declared !== served) {
+    throw new Error(`${api.list.path}: the contract declares orderings ${declared}, the list serves ${served}.`);
+  }
 
-  app.post('/api/sessions/check/', async (request) => {
-    const actor = requireActor(request);
-    return listPage(db, sessionList(actor), {
-      query: request.query as Record<string, unknown>,
-      body: request.body,
-      scope: actor.scope,
-      url: requestUrl(request, deps.config.publicUrl),
-    });
-  });
-
-  app.post('/api/sessions/count/', { schema: { response: { 200: countAnswerSchema } } }, async (request) => {
-    const actor = requireActor(request);
-    return { count: await countList(db, sessionList(actor), request.body, actor.scope) };
-  });
-
-  app.delete('/api/sessions/:id/', { schema: { response: { 200: sessionsEndedSchema } } }, async (request) => {
-    const actor = requireActor(request);
-    const parsed = idParams.safeParse(request.params);
-    if (!parsed.success) throw notFound();
-    await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ ip: string | null; user_agent: string }>(sql`
-        UPDATE sessions s SET ended_at = now()
-        WHERE s.public_id = ${parsed.data.id}::uuid AND ${ownSessions(actor)}
-        RETURNING s.ip, s.user_agent`);
-      const ended = rows[0];
-      if (!ended) throw notFound();
-      await recordAudit(tx, auditContextOf(request), {
-        action: 'end_session',
-        objectType: 'session',
-        objectId: parsed.data.id,
-        objectRepr: `${ended.ip ?? 'unknown address'} — ${ended.user_agent.slice(0, 100)}`,
-        companyId: actor.companyId,
+  // The list resource depends on the caller (its own sessions), so it is built per request; the
+  // list engine validates the query and the filters.
+  route(
+    app,
+    api.list,
+    async ({ request }) => {
+      const actor = requireActor(request);
+      return listPage(db, sessionList(actor), {
+        query: request.query as Record<string, unknown>,
+        body: request.body,
+        scope: actor.scope,
+        url: requestUrl(request, deps.config.publicUrl),
       });
-    });
-    return { ended: 1 };
-  });
+    },
+    { parseRequest: false },
+  );
 
-  app.delete('/api/sessions/', { schema: { response: { 200: sessionsEndedSchema } } }, async (request) => {
-    const actor = requireActor(request);
-    const ended = await db.transaction(async (tx) => {
-      const { rowCount } = await tx.query(sql`
-        UPDATE sessions s SET ended_at = now()
-        WHERE ${ownSessions(actor)} AND s.id IS DISTINCT FROM ${actor.sessionId}`);
-      if (rowCount > 0) {
-        await recordAudit(tx, auditContextOf(request), {
-          action: 'end_other_sessions',
-          objectType: 'user',
-          objectId: actor.userId,
-          objectRepr: actor.username,
-          companyId: actor.companyId,
-          after: { sessions_ended: rowCount },
-        });
-      }
-      return rowCount;
-    });
-    return { ended };
-  });
+  route(
+    app,
+    api.count,
+    async ({ request }) => {
+      const actor = requireActor(request);
+      return { count: await countList(db, sessionList(actor), request.body, actor.scope) };
+    },
+    { parseRequest: false },
+  );
+
+  route(app, api.end, async ({ request, params }) => ({
+    ended: await sessions.endOne(requireActor(request), auditContextOf(request), params.id),
+  }));
+
+  route(app, api.endOthers, async ({ request }) => ({
+    ended: await sessions.endOthers(requireActor(request), auditContextOf(request)),
+  }));
 }

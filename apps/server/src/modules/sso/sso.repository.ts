@@ -191,14 +191,6 @@ export async function unlinkUser(db: Queryable, userId: number): Promise<boolean
   return rowCount > 0;
 }
 
-/** Ends every open session of a user; returns how many. */
-export async function endUserSessions(db: Queryable, userId: number): Promise<number> {
-  const { rowCount } = await db.query(
-    sql`UPDATE sessions SET ended_at = now() WHERE user_id = ${userId} AND ended_at IS NULL AND expires_at > now()`,
-  );
-  return rowCount;
-}
-
 export async function usernameTaken(db: Queryable, username: string): Promise<boolean> {
   const { rows } = await db.query(sql`SELECT 1 FROM users WHERE lower(username) = lower(${username})`);
   return rows.length > 0;

@@ -1,12 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { hasControlCharacters, type SsoErrorCode, type SsoSettings, type SsoSettingsUpdate } from '@vigil/contract';
+import {
+  hasControlCharacters,
+  type SsoErrorCode,
+  type SsoPasswordResetAnswer,
+  type SsoSettings,
+  type SsoSettingsUpdate,
+} from '@vigil/contract';
 import type { Config } from '../../config';
-import type { Queryable } from '../../db/database';
-import { ValidationError } from '../../http/errors';
+import type { Database, Queryable } from '../../db/database';
+import type { Actor } from '../../http/actor';
+import { notFound, ValidationError } from '../../http/errors';
+import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { endUserSessions } from '../auth/sessions.repository';
 import type { IdentityClaims } from './sso.oidc';
 import {
+  companyOfLogin,
   companyOfUser,
+  deleteSettings,
+  findCompanyInScope,
   findEnabledSettings,
+  findSettings,
+  findUserInScope,
+  saveSettings,
+  unlinkCompanyUsers,
+  unlinkUser,
   findUserByEmail,
   findUserBySubject,
   insertSsoUser,
@@ -212,4 +229,147 @@ export async function resolveSsoUser(
     roleId: settings.default_role_id,
   });
   return { ok: true, user, created: true, linked: true };
+}
+
+/** The settings fields an audit record shows: everything an administrator sets, but the secret. */
+function auditView(settings: SsoSettings | null): Record<string, unknown> | null {
+  if (!settings?.configured) return null;
+  return {
+    enabled: settings.enabled,
+    issuer: settings.issuer,
+    client_id: settings.client_id,
+    client_secret_set: settings.client_secret_set,
+    scopes: settings.scopes,
+    jit_create: settings.jit_create,
+    default_role_id: settings.default_role_id,
+    password_change_url: settings.password_change_url,
+  };
+}
+
+/**
+ * A company's provider settings, and what single sign-on changes about passwords: each change in
+ * one transaction with its audit record. `redirectUri` is the callback address to show.
+ */
+export class SsoService {
+  constructor(
+    private readonly db: Database,
+    private readonly config: Pick<Config, 'publicUrl'>,
+  ) {}
+
+  async settings(actor: Actor, companyId: number, redirectUri: string): Promise<SsoSettings> {
+    if (!(await findCompanyInScope(this.db, actor.scope, companyId))) throw notFound();
+    return toSsoSettings(companyId, await findSettings(this.db, companyId), redirectUri);
+  }
+
+  async saveSettings(
+    actor: Actor,
+    audit: AuditContext,
+    companyId: number,
+    update: SsoSettingsUpdate,
+    redirectUri: string,
+  ): Promise<SsoSettings> {
+    const saved = await this.db.transaction(async (tx) => {
+      const company = await findCompanyInScope(tx, actor.scope, companyId, true);
+      if (!company) throw notFound();
+      const before = await findSettings(tx, companyId, true);
+      const values = await mergeSettings(tx, companyId, before, update);
+      const after = await saveSettings(tx, companyId, values);
+      // Subjects are only unique per issuer: with a new provider, users map by e-mail again.
+      const unlinked = before && before.issuer !== after.issuer ? await unlinkCompanyUsers(tx, companyId) : 0;
+      await recordAudit(tx, audit, {
+        action: before ? 'update' : 'create',
+        objectType: 'company_sso',
+        objectId: companyId,
+        objectRepr: company.name,
+        companyId,
+        before: auditView(before && toSsoSettings(companyId, before, '')),
+        after: {
+          ...auditView(toSsoSettings(companyId, after, '')),
+          ...(update.client_secret !== undefined ? { client_secret_changed: true } : {}),
+          ...(unlinked > 0 ? { users_unlinked: unlinked } : {}),
+        },
+      });
+      return after;
+    });
+    return toSsoSettings(companyId, saved, redirectUri);
+  }
+
+  async removeSettings(actor: Actor, audit: AuditContext, companyId: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const company = await findCompanyInScope(tx, actor.scope, companyId, true);
+      if (!company) throw notFound();
+      const before = await findSettings(tx, companyId, true);
+      if (!before) throw notFound('This company has no single sign-on settings.');
+      await deleteSettings(tx, companyId);
+      await unlinkCompanyUsers(tx, companyId);
+      await recordAudit(tx, audit, {
+        action: 'delete',
+        objectType: 'company_sso',
+        objectId: companyId,
+        objectRepr: company.name,
+        companyId,
+        before: auditView(toSsoSettings(companyId, before, '')),
+      });
+    });
+  }
+
+  /**
+   * Where the login screen sends someone who typed `login`, when its company signs in through its
+   * provider. Unknown users, archived users and users of companies without SSO all get null alike.
+   */
+  async authorizeUrlForLogin(login: string): Promise<string | null> {
+    const companyId = await companyOfLogin(this.db, login);
+    const enabled = companyId !== null && (await findEnabledSettings(this.db, companyId)) !== null;
+    return enabled && companyId !== null ? loginUrlFor(this.config, companyId) : null;
+  }
+
+  /** The provider page where the signed-in user changes its password. */
+  async passwordChangeUrl(actor: Actor): Promise<string> {
+    const settings = await findEnabledSettings(this.db, actor.companyId);
+    if (!settings) throw ValidationError.field('non_field_errors', 'Your company does not use single sign-on.');
+    return passwordChangeUrlOf(settings);
+  }
+
+  /**
+   * "Reset SSO password" of another user. Vigil holds no provider password, so it does what is in
+   * its power and the administrator resets the password at the provider:
+   * - the link between the user and its provider identity (`sso_subject`) is removed, so the next
+   *   SSO sign-in maps the user by e-mail again (an identity re-created at the provider works);
+   * - every open session of the user ends, so whoever held them must sign in again;
+   * - the action is audited. The answer carries the provider's password page.
+   */
+  async resetPassword(actor: Actor, audit: AuditContext, userId: number): Promise<SsoPasswordResetAnswer> {
+    const result = await this.db.transaction(async (tx) => {
+      const user = await findUserInScope(tx, actor.scope, userId);
+      if (!user) throw notFound();
+      const settings = await findSettings(tx, user.company_id);
+      if (!settings) {
+        throw ValidationError.field('non_field_errors', "This user's company does not use single sign-on.");
+      }
+      const unlinked = await unlinkUser(tx, user.id);
+      const sessionsEnded = await endUserSessions(tx, user.id, null);
+      await recordAudit(tx, audit, {
+        action: 'reset_sso_password',
+        objectType: 'user',
+        objectId: user.id,
+        objectRepr: user.username,
+        companyId: user.company_id,
+        before: { sso_linked: user.sso_subject !== null },
+        after: { sso_linked: false, sessions_ended: sessionsEnded },
+      });
+      return { username: user.username, unlinked, sessionsEnded, url: passwordChangeUrlOf(settings) };
+    });
+    return {
+      sessions_ended: result.sessionsEnded,
+      unlinked: result.unlinked,
+      url: result.url,
+      messages: [
+        {
+          title: 'Single sign-on reset',
+          message: `${result.username} was signed out and will be matched by e-mail at the next single sign-on. Reset the password at the provider.`,
+          type: 'success',
+        },
+      ],
+    };
+  }
 }

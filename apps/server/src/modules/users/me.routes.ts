@@ -7,7 +7,7 @@ import { requireActor, type Actor } from '../../http/actor';
 import { parseOrThrow, ValidationError } from '../../http/errors';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
 import { permissionsOf } from '../roles/permission-rules';
-import { activeSessions, countActiveSessions } from '../sessions/sessions.routes';
+import { activeSessions, countActiveSessions } from '../sessions/sessions.repository';
 import { ssoAuthorizeUrlFor } from '../sso/sso.service';
 
 interface MeRow {

@@ -1,9 +1,9 @@
-import type { AuthState as AuthStateWire } from '@vigil/contract';
+import { endpoints } from '@vigil/contract';
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconUserShield } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../lib/http';
+import { call } from '../../lib/http';
 import { displayName, useSignedInUser } from '../../lib/session';
 
 /** While an administrator acts as another user: who is who, and the way back. */
@@ -15,7 +15,7 @@ export function ImpersonationBanner() {
   const stop = async () => {
     setLeaving(true);
     try {
-      await http.delete<AuthStateWire>('/api/auth/impersonate/');
+      await call(endpoints.auth.endImpersonation, {});
       window.location.assign('/');
     } catch {
       setLeaving(false);

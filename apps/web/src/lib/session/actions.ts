@@ -1,5 +1,5 @@
-import type { CurrentUser as CurrentUserWire } from '@vigil/contract';
-import { http } from '../http';
+import { endpoints, type CurrentUser as CurrentUserWire } from '@vigil/contract';
+import { call, http } from '../http';
 import { changeLanguage, type Language } from '../i18n';
 import { applyTheme, getTheme } from '../theme';
 import { getCurrentUser, setCurrentUser } from './session-store';
@@ -29,6 +29,6 @@ export async function changeLocale(language: Language): Promise<void> {
 
 /** Ends the session on the server, then leaves for the address it returns (spec §4). */
 export async function signOut(): Promise<void> {
-  const { logoutUrl } = await http.delete<{ logout_url: string }>('/api/auth/');
+  const { logoutUrl } = await call(endpoints.auth.signOut, {});
   window.location.assign(logoutUrl || '/login');
 }

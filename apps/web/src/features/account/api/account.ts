@@ -1,16 +1,11 @@
-import type {
-  ApiToken,
-  AuthState,
-  CurrentUser,
-  OtpSecret,
-  PasswordChange,
-  ProfileUpdate,
-  SessionsEnded,
-  SsoPasswordChangeAnswer,
-  TwoFactorStatus,
-  UserSession,
+import {
+  endpoints,
+  type CurrentUser,
+  type PasswordChange,
+  type ProfileUpdate,
+  type UserSession,
 } from '@vigil/contract';
-import { http, type Camelize } from '../../../lib/http';
+import { call, http, type Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 
 export type Session = Camelize<UserSession>;
@@ -20,23 +15,20 @@ export const updateProfile = (data: Camelize<ProfileUpdate>) =>
   http.put<CurrentUser>('/api/users/me/', { data, notifyErrors: false });
 
 export const changePassword = (data: Camelize<PasswordChange>) =>
-  http.post<AuthState>('/api/users/password/change/', { data, notifyErrors: false });
+  call(endpoints.auth.changePassword, { body: data, notifyErrors: false });
 
 /** The provider page where an SSO user changes its password. */
-export const ssoPasswordChangeUrl = () => http.post<SsoPasswordChangeAnswer>('/api/users/sso/password/change/');
+export const ssoPasswordChangeUrl = () => call(endpoints.sso.passwordChange, {});
 
-export const createApiToken = () => http.post<ApiToken>('/api/users/me/token/');
-export const revokeApiToken = () => http.delete<{ token_creation_ts: null }>('/api/users/me/token/');
+export const createApiToken = () => call(endpoints.auth.createApiToken, {});
+export const revokeApiToken = () => call(endpoints.auth.revokeApiToken, {});
 
 /** A new two-factor secret, pending until a code it produces is confirmed. */
-export const generateOtpSecret = () => http.get<OtpSecret>('/api/users/otp/secret/generate/');
+export const generateOtpSecret = () => call(endpoints.auth.generateOtpSecret, {});
 export const saveOtpSecret = (code: string) =>
-  http.post<TwoFactorStatus>('/api/users/otp/secret/save/', { data: { code }, notifyErrors: false });
+  call(endpoints.auth.saveOtpSecret, { body: { code }, notifyErrors: false });
 export const disableOtp = (password: string) =>
-  http.delete<TwoFactorStatus>('/api/users/otp/secret/delete/', {
-    data: { password },
-    notifyErrors: false,
-  });
+  call(endpoints.auth.disableOtp, { body: { password }, notifyErrors: false });
 
 /** The signed-in user's sessions over the list engine (`POST /api/sessions/check/`). */
 export const sessionList = {
@@ -48,5 +40,5 @@ export const sessionList = {
   defaultPageSize: 25,
 } as const satisfies ListDefinition<Record<string, 'string'>>;
 
-export const endSession = (id: string) => http.delete<SessionsEnded>(`/api/sessions/${id}/`);
-export const endOtherSessions = () => http.delete<SessionsEnded>('/api/sessions/');
+export const endSession = (id: string) => call(endpoints.sessions.end, { params: { id } });
+export const endOtherSessions = () => call(endpoints.sessions.endOthers, {});

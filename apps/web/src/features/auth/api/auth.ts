@@ -1,5 +1,5 @@
-import type { AuthState as AuthStateWire, Credentials, PasswordChange, SsoProvidersAnswer } from '@vigil/contract';
-import { http, type Camelize } from '../../../lib/http';
+import { endpoints, type Credentials, type PasswordChange } from '@vigil/contract';
+import { call, type Camelize } from '../../../lib/http';
 import {
   fetchCurrentUser,
   isMainAppAllowed,
@@ -16,41 +16,43 @@ export interface ActivationInfo {
 
 /** `POST /api/auth/`. Errors are shown on the form, not as notifications (spec §8). */
 export function signIn(credentials: Camelize<Credentials>) {
-  return http.post<AuthStateWire>('/api/auth/', { data: credentials, notifyErrors: false });
+  return call(endpoints.auth.signIn, { body: credentials, notifyErrors: false });
 }
 
 /** `POST /api/auth/otp/` with the six-digit code. */
 export function submitOtp(code: string) {
-  return http.post<AuthStateWire>('/api/auth/otp/', { data: { code }, notifyErrors: false });
+  return call(endpoints.auth.otp, { body: { code }, notifyErrors: false });
 }
 
 /** `POST /api/users/password/change/` (spec §3: old_password, new_password, new_password_retry). */
 export function changePassword(change: Camelize<PasswordChange>) {
-  return http.post<AuthStateWire>('/api/users/password/change/', { data: change, notifyErrors: false });
+  return call(endpoints.auth.changePassword, { body: change, notifyErrors: false });
 }
 
 export function fetchActivation(token: string, signal?: AbortSignal) {
-  return http.get<ActivationInfo>(`/api/activate/${encodeURIComponent(token)}/`, {
+  return call(endpoints.auth.activationInfo, {
+    params: { token },
     notifyErrors: false,
     ...(signal ? { signal } : {}),
   });
 }
 
 export function activate(token: string, passwords: { newPassword: string; newPasswordRetry: string }) {
-  return http.post<AuthStateWire>(`/api/activate/${encodeURIComponent(token)}/`, {
-    data: passwords,
+  return call(endpoints.auth.activate, {
+    params: { token },
+    body: passwords,
     notifyErrors: false,
   });
 }
 
 /** Whether the company of what was typed signs in through its provider (`GET /api/sso/providers/`). */
 export function findSsoProvider(username: string) {
-  return http.get<SsoProvidersAnswer>('/api/sso/providers/', { params: { username }, notifyErrors: false });
+  return call(endpoints.sso.providers, { query: { username }, notifyErrors: false });
 }
 
 /** Leaves the half-finished sign-in (for "use another account" on the OTP and password screens). */
 export async function abandonSignIn(): Promise<void> {
-  await http.delete('/api/auth/', { notifyErrors: false }).catch(() => undefined);
+  await call(endpoints.auth.signOut, { notifyErrors: false }).catch(() => undefined);
   setCurrentUser(null);
 }
 

@@ -51,9 +51,9 @@ export const updateCompany = (id: number, data: Camelize<CompanyUpdate>) =>
   http.put<CompanyWire>(`/api/companies/${id}/`, { data, notifyErrors: false });
 
 export const fetchSsoSettings = (id: number, signal?: AbortSignal) =>
-  http.get<SsoSettingsWire>(`/api/companies/${id}/sso/`, { signal });
+  call(endpoints.sso.settings, { params: { id }, ...(signal ? { signal } : {}) });
 export const saveSsoSettings = (id: number, data: Camelize<SsoSettingsUpdate>) =>
-  http.put<SsoSettingsWire>(`/api/companies/${id}/sso/`, { data, notifyErrors: false });
+  call(endpoints.sso.saveSettings, { params: { id }, body: data, notifyErrors: false });
 
 /** Roles of one company, for the single sign-on default role (needs the users permission). */
 export const fetchCompanyRoles = (companyId: number, signal?: AbortSignal) =>

@@ -1,14 +1,10 @@
 import type {
-  AuthState,
   ListAnswer,
   PrivilegedFlag,
   Role as RoleWire,
   RoleCatalogEntry,
   RoleCreate,
   RoleUpdate,
-  SsoPasswordResetAnswer,
-  TwoFactorStatus,
-  UnlockAnswer,
   Unit as UnitWire,
   User as UserWire,
   UserCreate,
@@ -16,7 +12,8 @@ import type {
   UserUpdate,
   UsersBatchAnswer,
 } from '@vigil/contract';
-import { http, type Camelize } from '../../../lib/http';
+import { endpoints } from '@vigil/contract';
+import { call, http, type Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 
 export type User = Camelize<UserWire>;
@@ -79,11 +76,10 @@ export const updateUser = (id: number, data: Camelize<UserUpdate>) =>
   http.put<UserWire>(`/api/users/${id}/`, { data, notifyErrors: false });
 export const archiveUsers = (ids: number[]) => http.delete<UsersBatchAnswer>('/api/users/', { data: { ids } });
 export const restoreUsers = (ids: number[]) => http.post<UsersBatchAnswer>('/api/users/restore/', { data: { ids } });
-export const resetTwoFactor = (id: number) => http.delete<TwoFactorStatus>(`/api/users/otp/${id}/reset/`);
-export const resetSsoPassword = (id: number) =>
-  http.post<SsoPasswordResetAnswer>(`/api/users/${id}/sso/password/reset/`);
-export const unlockUser = (id: number) => http.post<UnlockAnswer>(`/api/users/${id}/unlock/`);
-export const impersonate = (userId: number) => http.post<AuthState>('/api/auth/impersonate/', { data: { userId } });
+export const resetTwoFactor = (id: number) => call(endpoints.auth.resetOtp, { params: { id } });
+export const resetSsoPassword = (id: number) => call(endpoints.sso.passwordReset, { params: { id } });
+export const unlockUser = (id: number) => call(endpoints.auth.unlock, { params: { id } });
+export const impersonate = (userId: number) => call(endpoints.auth.impersonate, { body: { userId } });
 export const changePrivilegedSettings = (id: number, flags: Partial<Record<PrivilegedFlag, boolean>>) =>
   http.post<UserWire>(`/api/users/${id}/change_privileged_settings/`, { data: { privilegedSettings: flags } });
 

@@ -1,0 +1,98 @@
+import { userSessionFiltersSchema, type UserSession, type UserSessionFilters } from '@vigil/contract';
+import type { Queryable } from '../../db/database';
+import { sql } from '../../db/sql';
+import type { Actor } from '../../http/actor';
+import { filter, type ListResource } from '../../list/list-engine';
+import { liveSession } from '../auth/sessions.repository';
+
+interface SessionRow {
+  public_id: string;
+  created_at: Date;
+  last_seen_at: Date;
+  ip: string | null;
+  user_agent: string;
+  current: boolean;
+}
+
+/**
+ * The sessions a person can see as theirs: open sessions of the user, except those in which an
+ * administrator acts as them (those belong to the administrator), unless it is the current one.
+ */
+function ownSessions(actor: Actor) {
+  return sql`s.user_id = ${actor.userId} AND ${liveSession}
+    AND (s.impersonator_id IS NULL OR s.id = ${actor.sessionId})`;
+}
+
+/** Orderings of the sessions list (the same for every caller). */
+const orderings = {
+  created_at: { expr: sql`s.created_at`, type: 'timestamptz' },
+  last_seen_at: { expr: sql`s.last_seen_at`, type: 'timestamptz' },
+} as const;
+const defaultOrdering = ['-last_seen_at'];
+
+/** What the contract's list declaration must agree with (checked when the routes register). */
+export const sessionListOrderings = { orderings: Object.keys(orderings), defaultOrdering };
+
+/** The caller's sessions as a list resource (`POST /api/sessions/check/`). */
+export function sessionList(actor: Actor): ListResource<SessionRow, UserSessionFilters, UserSession> {
+  const current = sql`COALESCE(s.id = ${actor.sessionId}, false)`;
+  return {
+    from: sql`sessions s`,
+    select: sql`s.public_id::text AS public_id, s.created_at, s.last_seen_at, s.ip, s.user_agent, ${current} AS current`,
+    idField: { expr: sql`s.public_id::text`, type: 'text' },
+    baseCondition: ownSessions(actor),
+    filtersSchema: userSessionFiltersSchema,
+    filters: {
+      search: filter.search(sql`s.ip`, sql`s.user_agent`),
+      current: (value) => (value ? current : sql`NOT ${current}`),
+    },
+    orderings,
+    defaultOrdering,
+    toItem: (row) => ({
+      id: row.public_id,
+      created_at: row.created_at.toISOString(),
+      last_seen_at: row.last_seen_at.toISOString(),
+      ip: row.ip,
+      user_agent: row.user_agent,
+      current: row.current,
+    }),
+  };
+}
+
+/** The caller's open sessions, most recently used first (for the current user's `sessions`). */
+export async function activeSessions(db: Queryable, actor: Actor, limit = 100): Promise<UserSession[]> {
+  const resource = sessionList(actor);
+  const { rows } = await db.query<SessionRow>(sql`
+    SELECT ${resource.select} FROM ${resource.from} WHERE ${ownSessions(actor)}
+    ORDER BY s.last_seen_at DESC, s.public_id LIMIT ${limit}`);
+  return rows.map(resource.toItem);
+}
+
+/** How many open sessions the caller has (the current user's `sessions_count`). */
+export async function countActiveSessions(db: Queryable, actor: Actor): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    sql`SELECT count(*)::int8 AS n FROM sessions s WHERE ${ownSessions(actor)}`,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Ends one of the caller's sessions by its public id; answers what it was, or null when none. */
+export async function endOwnSession(
+  db: Queryable,
+  actor: Actor,
+  publicId: string,
+): Promise<{ ip: string | null; user_agent: string } | null> {
+  const { rows } = await db.query<{ ip: string | null; user_agent: string }>(sql`
+    UPDATE sessions s SET ended_at = now()
+    WHERE s.public_id = ${publicId}::uuid AND ${ownSessions(actor)}
+    RETURNING s.ip, s.user_agent`);
+  return rows[0] ?? null;
+}
+
+/** Ends every session of the caller but the current one; answers how many ended. */
+export async function endOtherOwnSessions(db: Queryable, actor: Actor): Promise<number> {
+  const { rowCount } = await db.query(sql`
+    UPDATE sessions s SET ended_at = now()
+    WHERE ${ownSessions(actor)} AND s.id IS DISTINCT FROM ${actor.sessionId}`);
+  return rowCount;
+}
