@@ -150,3 +150,7 @@ export const indicatorImportAnswerSchema = z.object({
   rejected: z.array(indicatorImportRejectionSchema),
 });
 export type IndicatorImportAnswer = z.infer<typeof indicatorImportAnswerSchema>;
+
+/** Answer of a bulk delete: how many of the named indicators (in the caller's scope) were deleted. */
+export const indicatorBulkDeleteAnswerSchema = z.object({ deleted: z.number().int().min(0) });
+export type IndicatorBulkDeleteAnswer = z.infer<typeof indicatorBulkDeleteAnswerSchema>;

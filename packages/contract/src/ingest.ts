@@ -266,3 +266,6 @@ export const warehouseHashSchema = z.object({
   last_seen: z.string(),
 });
 export type WarehouseHash = z.infer<typeof warehouseHashSchema>;
+
+/** Path parameter of a file named by its SHA-256 (64 hexadecimal digits, either case). */
+export const sha256ParamSchema = z.string().regex(/^[0-9a-fA-F]{64}$/);

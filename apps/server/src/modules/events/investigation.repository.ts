@@ -10,8 +10,9 @@ import {
 } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
+import { tenantCondition, type TenantScope } from '../../http/tenancy';
 import type { IndicatorIndex } from '../indicators/indicator-index';
-import { toMailAttachment, type MailAttachmentRow, type StoredEventRow } from './events.resources';
+import { toMailAttachment, type MailAttachmentRow, type StoredEventRow } from './events.repository';
 import {
   buildProcessTree,
   parseAuthenticationHeader,
@@ -21,7 +22,6 @@ import {
   type ProcessEventRow,
 } from './investigation';
 
-type Tenant = (column: SqlFragment) => SqlFragment;
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** A mail message with its authentication results, URLs and attachments, each with what the indicators say. */
@@ -96,17 +96,19 @@ interface HashRow {
 export async function fileDetail(
   db: Queryable,
   sha256: string,
-  tenant: Tenant,
+  scope: TenantScope,
   index: IndicatorIndex,
 ): Promise<FileDetail | null> {
   const hashes = await db.query<HashRow>(sql`
     SELECT h.company_id, c.name AS company_name, h.md5, h.sha1, h.filename, h.sources, h.sightings, h.first_seen, h.last_seen
     FROM warehouse_hashes h JOIN companies c ON c.id = h.company_id
-    WHERE h.sha256 = ${sha256} AND ${tenant(sql`h.company_id`)}
+    WHERE h.sha256 = ${sha256} AND ${tenantCondition(scope, sql`h.company_id`)}
     ORDER BY h.last_seen DESC, h.company_id`);
   if (hashes.rows.length === 0) return null;
   const companyIds = hashes.rows.map((r) => Number(r.company_id));
-  const inCompanies = (column: SqlFragment) => sql`${column} = ANY(${companyIds}::int8[])`;
+  // Only the companies that saw it (all of them in the caller's scope) can hold events naming it.
+  const seenBy: TenantScope = { companies: companyIds };
+  const inCompanies = (column: SqlFragment) => tenantCondition(seenBy, column);
   const [file, mails, endpoint, network] = await Promise.all([
     db.query<{ md5: string; sha1: string; size: number; detected_type: string }>(
       sql`SELECT md5, sha1, size, detected_type FROM warehouse_files WHERE sha256 = ${sha256}`,
@@ -233,7 +235,7 @@ const toInt = (value: string | number | null): number | null => {
 };
 
 /** The processes of one host in a time window, linked parent → child (see buildProcessTree). */
-export async function processTree(db: Queryable, input: ProcessTreeRequest, tenant: Tenant): Promise<ProcessTree> {
+export async function processTree(db: Queryable, input: ProcessTreeRequest, scope: TenantScope): Promise<ProcessTree> {
   const company = input.company_id === undefined ? sql`TRUE` : sql`e.company_id = ${input.company_id}::int8`;
   const { rows } = await db.query<ProcessSqlRow>(sql`
     SELECT e.id, e.company_id, e.ts, e.action, e.process_pid AS pid,
@@ -248,7 +250,7 @@ export async function processTree(db: Queryable, input: ProcessTreeRequest, tena
     FROM endpoint_events e
     WHERE e.host_name = ${input.host_name} AND e.ts >= ${input.from}::timestamptz AND e.ts <= ${input.to}::timestamptz
       AND (e.process_pid IS NOT NULL OR e.event #>> '{process,entity_id}' IS NOT NULL)
-      AND ${company} AND ${tenant(sql`e.company_id`)}
+      AND ${company} AND ${tenantCondition(scope, sql`e.company_id`)}
     ORDER BY e.ts, e.id
     LIMIT ${PROCESS_EVENTS_READ + 1}`);
   const readAll = rows.length <= PROCESS_EVENTS_READ;
@@ -264,11 +266,11 @@ export async function processTree(db: Queryable, input: ProcessTreeRequest, tena
 
   // Alerts raised from the processes' events, to mark them in the tree.
   const eventIds = tree.processes.flatMap((p) => p.event_ids);
-  const companies = [...new Set(tree.processes.map((p) => p.company_id))];
+  const companies: TenantScope = { companies: [...new Set(tree.processes.map((p) => p.company_id))] };
   if (eventIds.length > 0) {
     const links = await db.query<{ event_id: string; alert_id: string }>(sql`
       SELECT ae.event_id, ae.alert_id FROM alert_events ae
-      WHERE ae.company_id = ANY(${companies}::int8[]) AND ae.event_kind = 'endpoint'
+      WHERE ${tenantCondition(companies, sql`ae.company_id`)} AND ae.event_kind = 'endpoint'
         AND ae.event_id = ANY(${eventIds}::int8[])`);
     const alertsOf = new Map<number, number[]>();
     for (const link of links.rows) {

@@ -1,7 +1,15 @@
 import type { Database } from '../../db/database';
-import { sql } from '../../db/sql';
 import { flushSightings } from '../ingest/sightings';
 import { eventTables, forgetPartitions } from '../ingest/storage';
+import {
+  companyRetentions,
+  deleteOlderBatches,
+  deleteOlderEvents,
+  deleteOlderHashes,
+  deleteUnnamedFiles,
+  dropPartition,
+  monthlyPartitions,
+} from './retention.repository';
 
 export interface PruneResult {
   /** Partitions dropped whole (every company's retention had passed them). */
@@ -25,9 +33,7 @@ const DELETE_BATCH = 10_000;
  * pass their own).
  */
 export async function pruneEvents(db: Database, now: Date = new Date()): Promise<PruneResult> {
-  const { rows: companies } = await db.query<{ id: number; retention_days: number }>(
-    sql`SELECT id, retention_days FROM companies ORDER BY id`,
-  );
+  const companies = await companyRetentions(db);
   if (companies.length === 0) return { droppedPartitions: [], deletedRows: 0, deletedHashes: 0, deletedFiles: 0 };
   // Sightings still queued count as seen before anything is judged by its last sighting.
   await flushSightings(db);
@@ -36,18 +42,11 @@ export async function pruneEvents(db: Database, now: Date = new Date()): Promise
   const globalCutoff = cutoff(longest);
   const dropped: string[] = [];
   for (const table of eventTables) {
-    const { rows } = await db.query<{ name: string }>(sql`
-      SELECT c.relname AS name FROM pg_inherits i
-      JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
-      WHERE p.relname = ${table} AND c.relname ~ ${`^${table}_p[0-9]{6}$`}`);
-    for (const { name } of rows) {
+    for (const name of await monthlyPartitions(db, table)) {
       const month = name.slice(-6);
       const end = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(4, 6)), 1));
       if (end.toISOString() > globalCutoff) continue;
-      await db.transaction(async (tx) => {
-        await tx.exec(`ALTER TABLE "${table}" DETACH PARTITION "${name}"`);
-        await tx.exec(`DROP TABLE "${name}"`);
-      });
+      await db.transaction((tx) => dropPartition(tx, table, name));
       dropped.push(name);
     }
   }
@@ -58,25 +57,14 @@ export async function pruneEvents(db: Database, now: Date = new Date()): Promise
     const before = cutoff(company.retention_days);
     for (const table of eventTables) {
       for (;;) {
-        const result = await db.query(sql`
-          DELETE FROM ${sql.ident(table)} WHERE (company_id, ts, id) IN (
-            SELECT company_id, ts, id FROM ${sql.ident(table)}
-            WHERE company_id = ${company.id} AND ts < ${before}::timestamptz LIMIT ${DELETE_BATCH})`);
-        deleted += result.rowCount;
-        if (result.rowCount < DELETE_BATCH) break;
+        const count = await deleteOlderEvents(db, table, company.id, before, DELETE_BATCH);
+        deleted += count;
+        if (count < DELETE_BATCH) break;
       }
     }
-    await db.query(
-      sql`DELETE FROM ingest_batches WHERE company_id = ${company.id} AND received_at < ${before}::timestamptz`,
-    );
-    const hashes = await db.query(
-      sql`DELETE FROM warehouse_hashes WHERE company_id = ${company.id} AND last_seen < ${before}::timestamptz`,
-    );
-    deletedHashes += hashes.rowCount;
+    await deleteOlderBatches(db, company.id, before);
+    deletedHashes += await deleteOlderHashes(db, company.id, before);
   }
-  const files = await db.query(sql`
-    DELETE FROM warehouse_files f
-    WHERE NOT EXISTS (SELECT 1 FROM warehouse_hashes h WHERE h.sha256 = f.sha256)
-      AND NOT EXISTS (SELECT 1 FROM mail_attachments a WHERE a.sha256 = f.sha256)`);
-  return { droppedPartitions: dropped, deletedRows: deleted, deletedHashes, deletedFiles: files.rowCount };
+  const deletedFiles = await deleteUnnamedFiles(db);
+  return { droppedPartitions: dropped, deletedRows: deleted, deletedHashes, deletedFiles };
 }

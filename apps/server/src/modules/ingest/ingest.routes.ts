@@ -1,29 +1,16 @@
-import {
-  ingestAnswerSchema,
-  ingestTokenCreateSchema,
-  ingestTokenCreatedSchema,
-  ingestTokenSchema,
-} from '@vigil/contract';
+import { endpoints } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
-import { HttpError, notFound, parseOrThrow, ValidationError } from '../../http/errors';
-import { pathId } from '../../http/params';
-import { inScope } from '../../http/tenancy';
-import { registerListRoutes } from '../../list/list-routes';
-import { auditContextOf, recordAudit } from '../audit/audit.repository';
+import { route } from '../../http/endpoints';
+import { HttpError, ValidationError } from '../../http/errors';
+import { registerList } from '../../list/list-routes';
+import { auditContextOf } from '../audit/audit.repository';
 import type { BatchInput } from './batch';
 import { parseEndpointLines, parseEveLines, parseMail, type LineResult } from './parsers';
 import { SightingsFolder } from './sightings';
-import {
-  createIngestToken,
-  findIngestToken,
-  ingestTokenList,
-  resolveIngestKey,
-  revokeIngestToken,
-  toIngestToken,
-  type IngestCaller,
-} from './tokens.repository';
+import { ingestTokenList, resolveIngestKey, toIngestToken, type IngestCaller } from './tokens.repository';
+import { IngestTokensService } from './tokens.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -92,78 +79,22 @@ export async function registerIngest(app: FastifyInstance, deps: ModuleDeps): Pr
     await sightings.stop();
   });
 
-  registerListRoutes(app, ingestTokenList, {
-    apiBase: '/api/ingest/tokens/',
-    basename: 'appliances',
-    db,
-    publicUrl: config.publicUrl,
+  const api = endpoints.ingest;
+  const tokens = new IngestTokensService(db);
+  registerList(app, api.tokens, ingestTokenList, { db, publicUrl: config.publicUrl });
+
+  route(app, api.tokens.create, async ({ request, body }) => {
+    const created = await tokens.create(requireActor(request), auditContextOf(request), body);
+    return { ...toIngestToken(created.row), key: created.key };
   });
 
-  app.post(
-    '/api/ingest/tokens/',
-    {
-      config: { permission: { basename: 'appliances', action: 'add' } },
-      schema: { response: { 201: ingestTokenCreatedSchema } },
-    },
-    async (request, reply) => {
-      const actor = requireActor(request);
-      const input = parseOrThrow(ingestTokenCreateSchema, request.body ?? {});
-      const companyId = input.company_id ?? actor.companyId;
-      if (!inScope(actor.scope, companyId))
-        throw ValidationError.field('company_id', `No company with id ${companyId}.`);
-      const created = await db.transaction(async (tx) => {
-        const made = await createIngestToken(tx, { companyId, name: input.name, createdBy: actor.userId });
-        await recordAudit(tx, auditContextOf(request), {
-          action: 'create',
-          objectType: 'ingest_token',
-          objectId: made.row.id,
-          objectRepr: made.row.name,
-          companyId,
-          after: { name: made.row.name, key_prefix: made.row.key_prefix, company_id: companyId },
-        });
-        return made;
-      });
-      reply.status(201);
-      return { ...toIngestToken(created.row), key: created.key };
-    },
+  route(app, api.tokens.get, async ({ request, params }) =>
+    toIngestToken(await tokens.get(requireActor(request), params.id)),
   );
 
-  app.get(
-    '/api/ingest/tokens/:id/',
-    {
-      config: { permission: { basename: 'appliances', action: 'view' } },
-      schema: { response: { 200: ingestTokenSchema } },
-    },
-    async (request) => {
-      const token = await findIngestToken(db, requireActor(request).scope, pathId(request.params));
-      if (!token) throw notFound();
-      return toIngestToken(token);
-    },
-  );
-
-  app.delete(
-    '/api/ingest/tokens/:id/',
-    { config: { permission: { basename: 'appliances', action: 'delete' } } },
-    async (request, reply) => {
-      const actor = requireActor(request);
-      const id = pathId(request.params);
-      await db.transaction(async (tx) => {
-        const token = await findIngestToken(tx, actor.scope, id);
-        if (!token) throw notFound();
-        await revokeIngestToken(tx, id);
-        await recordAudit(tx, auditContextOf(request), {
-          action: 'delete',
-          objectType: 'ingest_token',
-          objectId: id,
-          objectRepr: token.name,
-          companyId: Number(token.company_id),
-          before: { revoked_at: token.revoked_at },
-          after: { revoked_at: new Date() },
-        });
-      });
-      reply.status(204);
-    },
-  );
+  route(app, api.tokens.revoke, async ({ request, params }) => {
+    await tokens.revoke(requireActor(request), auditContextOf(request), params.id);
+  });
 
   // The ingest endpoints live in their own scope: they read every body as raw bytes.
   await app.register(async (scope) => {
@@ -173,9 +104,8 @@ export async function registerIngest(app: FastifyInstance, deps: ModuleDeps): Pr
       done(null, body),
     );
     const routeOptions = {
-      config: { public: true, identityNeutral: true, bearerKey: true },
+      config: { identityNeutral: true, bearerKey: true },
       bodyLimit: config.ingestMaxBodyBytes,
-      schema: { response: { 200: ingestAnswerSchema } },
       preHandler: async (request: FastifyRequest) => {
         const match = bearer.exec(request.headers.authorization ?? '');
         const caller = match?.[1] ? await resolveIngestKey(db, match[1]) : null;
@@ -202,48 +132,63 @@ export async function registerIngest(app: FastifyInstance, deps: ModuleDeps): Pr
     };
     const lineOptions = { maxLineBytes: config.ingestMaxLineBytes };
 
-    scope.post('/api/ingest/network/', routeOptions, async (request, reply) => {
-      const caller = callerOf(request);
-      const idempotencyKey = idempotencyKeyOf(request);
-      const { events, texts, rejected } = split(parseEveLines(bodyBytes(request.body), lineOptions));
-      return answer(reply, {
-        kind: 'network',
-        companyId: caller.companyId,
-        tokenId: caller.tokenId,
-        idempotencyKey,
-        events,
-        texts,
-        rejected,
-      });
-    });
+    route(
+      scope,
+      api.network,
+      async ({ request, reply }) => {
+        const caller = callerOf(request);
+        const idempotencyKey = idempotencyKeyOf(request);
+        const { events, texts, rejected } = split(parseEveLines(bodyBytes(request.body), lineOptions));
+        return answer(reply, {
+          kind: 'network',
+          companyId: caller.companyId,
+          tokenId: caller.tokenId,
+          idempotencyKey,
+          events,
+          texts,
+          rejected,
+        });
+      },
+      routeOptions,
+    );
 
-    scope.post('/api/ingest/endpoint/', routeOptions, async (request, reply) => {
-      const caller = callerOf(request);
-      const idempotencyKey = idempotencyKeyOf(request);
-      const { events, texts, rejected } = split(parseEndpointLines(bodyBytes(request.body), lineOptions));
-      return answer(reply, {
-        kind: 'endpoint',
-        companyId: caller.companyId,
-        tokenId: caller.tokenId,
-        idempotencyKey,
-        events,
-        texts,
-        rejected,
-      });
-    });
+    route(
+      scope,
+      api.endpoint,
+      async ({ request, reply }) => {
+        const caller = callerOf(request);
+        const idempotencyKey = idempotencyKeyOf(request);
+        const { events, texts, rejected } = split(parseEndpointLines(bodyBytes(request.body), lineOptions));
+        return answer(reply, {
+          kind: 'endpoint',
+          companyId: caller.companyId,
+          tokenId: caller.tokenId,
+          idempotencyKey,
+          events,
+          texts,
+          rejected,
+        });
+      },
+      routeOptions,
+    );
 
-    scope.post('/api/ingest/mail/', routeOptions, async (request, reply) => {
-      const caller = callerOf(request);
-      const idempotencyKey = idempotencyKeyOf(request);
-      const parsed = await parseMail(bodyBytes(request.body), { maxBytes: config.ingestMaxBodyBytes });
-      return answer(reply, {
-        kind: 'mail',
-        companyId: caller.companyId,
-        tokenId: caller.tokenId,
-        idempotencyKey,
-        message: parsed.ok ? parsed.message : null,
-        rejected: parsed.ok ? [] : [{ line: 0, reason: parsed.reason }],
-      });
-    });
+    route(
+      scope,
+      api.mail,
+      async ({ request, reply }) => {
+        const caller = callerOf(request);
+        const idempotencyKey = idempotencyKeyOf(request);
+        const parsed = await parseMail(bodyBytes(request.body), { maxBytes: config.ingestMaxBodyBytes });
+        return answer(reply, {
+          kind: 'mail',
+          companyId: caller.companyId,
+          tokenId: caller.tokenId,
+          idempotencyKey,
+          message: parsed.ok ? parsed.message : null,
+          rejected: parsed.ok ? [] : [{ line: 0, reason: parsed.reason }],
+        });
+      },
+      routeOptions,
+    );
   });
 }

@@ -1,6 +1,8 @@
+import { endpoints } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { can, requireActor } from '../../http/actor';
+import { route } from '../../http/endpoints';
 import { inScope } from '../../http/tenancy';
 import { LiveBus, type LiveEvent } from './live.bus';
 
@@ -32,7 +34,7 @@ export async function registerLive(app: FastifyInstance, deps: AppDeps): Promise
     await bus.stop();
   });
 
-  app.get('/api/live/', async (request, reply) => {
+  route(app, endpoints.live.stream, async ({ request, reply }) => {
     const actor = requireActor(request);
     reply.hijack();
     const res = reply.raw;
@@ -62,5 +64,6 @@ export async function registerLive(app: FastifyInstance, deps: AppDeps): Promise
     open.add(end);
     request.raw.on('close', end);
     res.on('error', end);
+    return reply;
   });
 }

@@ -4,6 +4,8 @@
  * (the server asks for a 5 s retry); listeners hear every event of the kinds they asked for.
  */
 
+import { endpoints } from '@vigil/contract';
+
 export const liveEventTypes = ['alert.created', 'alert.updated', 'incident.created', 'incident.updated'] as const;
 export type LiveEventType = (typeof liveEventTypes)[number];
 
@@ -29,7 +31,7 @@ export interface LiveSource {
 
 export type LiveSourceFactory = (url: string) => LiveSource;
 
-export const LIVE_URL = '/api/live/';
+export const LIVE_URL = endpoints.live.stream.path;
 
 /** A live event from its JSON data, or null when the data is not one. */
 export function parseLiveEvent(type: string, data: string): LiveEvent | null {

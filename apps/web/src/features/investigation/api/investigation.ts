@@ -1,18 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import type {
-  EndpointEvent as EndpointEventWire,
-  EventDetail as EventDetailWire,
-  FileDetail as FileDetailWire,
-  MailDetail as MailDetailWire,
-  MailListItem as MailListItemWire,
-  MailMessage as MailMessageWire,
-  NetworkEvent as NetworkEventWire,
-  ProcessTree as ProcessTreeWire,
-  ProcessTreeRequest,
-  StoredEventItem,
-  WarehouseHash as WarehouseHashWire,
+import {
+  endpointUrl,
+  endpoints,
+  type EndpointEvent as EndpointEventWire,
+  type EventDetail as EventDetailWire,
+  type FileDetail as FileDetailWire,
+  type MailDetail as MailDetailWire,
+  type MailListItem as MailListItemWire,
+  type MailMessage as MailMessageWire,
+  type NetworkEvent as NetworkEventWire,
+  type ProcessTree as ProcessTreeWire,
+  type ProcessTreeRequest,
+  type StoredEventItem,
+  type WarehouseHash as WarehouseHashWire,
 } from '@vigil/contract';
-import { http, type Camelize } from '../../../lib/http';
+import { call, type Camelize } from '../../../lib/http';
 import type { FilterKind, FiltersOf, ListDefinition } from '../../../lib/list';
 
 /** A stored event as lists give it (the normalised event without its raw record). */
@@ -142,12 +144,12 @@ export const investigationKeys = {
 };
 
 /** The time of an event lets the server look in one partition. */
-const tsParams = (ts: string | undefined) => (ts ? { params: { ts } } : {});
+const tsQuery = (ts: string | undefined) => (ts ? { query: { ts } } : {});
 
 export function useNetworkEvent(id: number | null, ts?: string) {
   return useQuery({
     queryKey: investigationKeys.network(id ?? 0),
-    queryFn: ({ signal }) => http.get<EventDetailWire>(`/api/network/${id}/`, { ...tsParams(ts), signal }),
+    queryFn: ({ signal }) => call(endpoints.events.network.get, { params: { id: id! }, ...tsQuery(ts), signal }),
     enabled: id !== null,
   });
 }
@@ -155,7 +157,7 @@ export function useNetworkEvent(id: number | null, ts?: string) {
 export function useEndpointEvent(id: number | null, ts?: string) {
   return useQuery({
     queryKey: investigationKeys.endpoint(id ?? 0),
-    queryFn: ({ signal }) => http.get<EventDetailWire>(`/api/eclipse_events/${id}/`, { ...tsParams(ts), signal }),
+    queryFn: ({ signal }) => call(endpoints.events.endpoint.get, { params: { id: id! }, ...tsQuery(ts), signal }),
     enabled: id !== null,
   });
 }
@@ -163,7 +165,7 @@ export function useEndpointEvent(id: number | null, ts?: string) {
 export function useMailMessage(id: number | null) {
   return useQuery({
     queryKey: investigationKeys.mail(id ?? 0),
-    queryFn: ({ signal }) => http.get<MailDetailWire>(`/api/mailing/${id}/`, { signal }),
+    queryFn: ({ signal }) => call(endpoints.events.mail.get, { params: { id: id! }, signal }),
     enabled: id !== null,
   });
 }
@@ -171,17 +173,23 @@ export function useMailMessage(id: number | null) {
 export function useFileDetail(sha256: string | null) {
   return useQuery({
     queryKey: investigationKeys.file(sha256 ?? ''),
-    queryFn: ({ signal }) => http.get<FileDetailWire>(`/api/warehouse/${sha256}/`, { signal }),
+    // A SHA-256 (rather than a row id) is answered with where the file was seen.
+    queryFn: ({ signal }) =>
+      call(endpoints.events.warehouse.get, { params: { id: sha256! }, signal }) as Promise<FileDetail>,
     enabled: sha256 !== null,
   });
 }
+
+/** Where the browser downloads a stored file's bytes (a link, so the browser saves the file itself). */
+export const fileDownloadUrl = (sha256: string) =>
+  endpointUrl(endpoints.events.warehouse.download.path, { id: sha256 });
 
 export function useProcessTree(request: ProcessTreeRequest | null) {
   return useQuery({
     queryKey: investigationKeys.tree(request ?? { host_name: '', from: '', to: '' }),
     queryFn: ({ signal }) =>
-      http.post<ProcessTreeWire>('/api/eclipse_events/process_tree/', {
-        data: {
+      call(endpoints.events.endpoint.processTree, {
+        body: {
           hostName: request!.host_name,
           from: request!.from,
           to: request!.to,

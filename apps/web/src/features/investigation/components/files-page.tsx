@@ -24,7 +24,7 @@ import { formatDate } from '../../../lib/dates';
 import { useInfiniteList, useListState } from '../../../lib/list';
 import { usePermission } from '../../../lib/permissions';
 import { endpointEventsUrl, mailMessageUrl, withQuery } from '../../triage';
-import { fileApiFilters, fileList, useFileDetail, type WarehouseHash } from '../api/investigation';
+import { fileApiFilters, fileDownloadUrl, fileList, useFileDetail, type WarehouseHash } from '../api/investigation';
 import { formatBytes } from '../lib/summaries';
 import { CompanyFilter, HashFilter, HashValue, KeyValues, Section, useCompanyName, VerdictBadge } from './shared';
 
@@ -79,7 +79,7 @@ function FileDrawer({ sha256, onClose }: { sha256: string | null; onClose: () =>
                 size="xs"
                 variant="light"
                 component="a"
-                href={`/api/warehouse/${file.sha256}/download/`}
+                href={fileDownloadUrl(file.sha256)}
                 leftSection={<IconDownload size={14} />}
               >
                 {t('investigation.files.download')}

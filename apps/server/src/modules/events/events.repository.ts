@@ -18,7 +18,9 @@ import {
   type WarehouseHash,
   type WarehouseHashFilters,
 } from '@vigil/contract';
+import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
+import { tenantCondition, type TenantScope } from '../../http/tenancy';
 import { filter, type ListResource, type OrderingField } from '../../list/list-engine';
 import type { IndicatorIndex, IndicatorIndexSource } from '../indicators/indicator-index';
 import { mailObserved, verdictOf } from './investigation';
@@ -337,7 +339,8 @@ const hashIndicator = (policy: 'alert' | 'ignore') => sql`EXISTS (
       OR (i.type = 'sha1' AND i.value = coalesce(f.sha1, h.sha1))))`;
 const hashIndicated = sql`(${hashIndicator('alert')} AND NOT ${hashIndicator('ignore')})`;
 
-/** Which company saw which hash, where and how often (with or without the bytes), with the verdicts of `indexes`. */
+/** Which company saw which hash, where and how often (with or without the bytes). */
+/** Which company saw which hash, with the verdicts of `indexes`. */
 export const warehouseHashList = (
   indexes: IndicatorIndexSource,
 ): ListResource<WarehouseRow, WarehouseHashFilters, WarehouseHash> => ({
@@ -360,3 +363,106 @@ export const warehouseHashList = (
   defaultOrdering: ['-last_seen'],
   toItem: (row) => toWarehouseHash(row, indexes.current()),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Single records
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * An event time narrows a lookup to one partition; without it the id alone finds the row (ids come
+ * from a sequence). Lists give times in milliseconds while events keep microseconds, so the time
+ * matches to the millisecond.
+ */
+function eventTime(ts: string | undefined): SqlFragment {
+  return ts === undefined
+    ? sql`TRUE`
+    : sql`e.ts >= date_trunc('milliseconds', ${ts}::timestamptz)
+          AND e.ts < date_trunc('milliseconds', ${ts}::timestamptz) + interval '1 millisecond'`;
+}
+
+/** A network or endpoint event with the record as it arrived, in the caller's scope. */
+export async function findStoredEvent(
+  db: Queryable,
+  table: 'network_events' | 'endpoint_events',
+  scope: TenantScope,
+  id: number,
+  ts: string | undefined,
+): Promise<StoredEventRow | null> {
+  const { rows } = await db.query<StoredEventRow>(
+    sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event, e.raw FROM ${sql.ident(table)} e
+        WHERE e.id = ${id} AND ${eventTime(ts)} AND ${tenantCondition(scope, sql`e.company_id`)}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** A mail message (bodies included) in the caller's scope. */
+export async function findMailMessage(
+  db: Queryable,
+  scope: TenantScope,
+  id: number,
+  ts: string | undefined,
+): Promise<StoredEventRow | null> {
+  const { rows } = await db.query<StoredEventRow>(
+    sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event FROM mail_messages e
+        WHERE e.id = ${id} AND ${eventTime(ts)} AND ${tenantCondition(scope, sql`e.company_id`)}`,
+  );
+  return rows[0] ?? null;
+}
+
+const attachmentColumns = sql`a.id, a.company_id, a.ts, a.mail_id, a.filename, a.content_type, a.size, a.md5,
+  a.sha1, a.sha256, a.detected_type, a.inline`;
+
+/** The attachments of a mail message (found first), each with whether the warehouse holds its bytes. */
+export async function mailAttachmentsOf(
+  db: Queryable,
+  message: StoredEventRow,
+): Promise<Array<MailAttachmentRow & { stored: boolean }>> {
+  const { rows } = await db.query<MailAttachmentRow & { stored: boolean }>(
+    sql`SELECT ${attachmentColumns}, EXISTS (SELECT 1 FROM warehouse_files f WHERE f.sha256 = a.sha256) AS stored
+        FROM mail_attachments a
+        WHERE a.company_id = ${message.company_id} AND a.mail_id = ${message.id} AND a.ts = ${message.ts}
+        ORDER BY a.id`,
+  );
+  return rows;
+}
+
+export async function findMailAttachment(
+  db: Queryable,
+  scope: TenantScope,
+  id: number,
+): Promise<MailAttachmentRow | null> {
+  const { rows } = await db.query<MailAttachmentRow>(
+    sql`SELECT ${attachmentColumns} FROM mail_attachments a
+        WHERE a.id = ${id} AND ${tenantCondition(scope, sql`a.company_id`)}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** A company's sighting of a hash by its id; `stored` keeps only files whose bytes the warehouse holds. */
+export async function findWarehouseRow(
+  db: Queryable,
+  scope: TenantScope,
+  id: number,
+  stored: boolean,
+): Promise<WarehouseRow | null> {
+  const { rows } = await db.query<WarehouseRow>(
+    sql`SELECT ${warehouseSelect} FROM warehouse_hashes h
+        ${stored ? sql`JOIN` : sql`LEFT JOIN`} warehouse_files f ON f.sha256 = h.sha256
+        WHERE h.id = ${id} AND ${tenantCondition(scope, sql`h.company_id`)}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** The bytes of a file, when one of the caller's companies has seen its hash. */
+export async function findFileContent(
+  db: Queryable,
+  scope: TenantScope,
+  sha256: string,
+): Promise<{ content: Uint8Array; detected_type: string } | null> {
+  const { rows } = await db.query<{ content: Uint8Array; detected_type: string }>(sql`
+    SELECT f.content, f.detected_type FROM warehouse_files f
+    WHERE f.sha256 = ${sha256}
+      AND EXISTS (SELECT 1 FROM warehouse_hashes h
+                  WHERE h.sha256 = f.sha256 AND ${tenantCondition(scope, sql`h.company_id`)})`);
+  return rows[0] ?? null;
+}
