@@ -225,3 +225,7 @@ export type UsersBatchAnswer = z.infer<typeof usersBatchAnswerSchema>;
 /** Answer of `POST /api/users/{id}/unlock/`. */
 export const unlockAnswerSchema = z.object({ locked: z.boolean() });
 export type UnlockAnswer = z.infer<typeof unlockAnswerSchema>;
+
+/** Answer of `GET /api/users/all/`: every user in scope, archived ones included, unpaged. */
+export const usersAllAnswerSchema = z.object({ results: z.array(userSchema), count: z.number().int() });
+export type UsersAllAnswer = z.infer<typeof usersAllAnswerSchema>;

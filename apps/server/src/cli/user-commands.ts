@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
-import { sql } from '../db/sql';
 import { hashPassword } from '../modules/auth/passwords';
 import { validatePasswordPolicy } from '../modules/auth/password-policy';
 import { unlockUser } from '../modules/auth/lockout';
 import { recordAudit } from '../modules/audit/audit.repository';
-import { providerCompany } from '../modules/companies/companies.repository';
-import { endAllAccess, findUserByUsername } from '../modules/users/users.repository';
+import { findCompanyByName, providerCompany } from '../modules/companies/companies.repository';
+import { findRoleByName } from '../modules/roles/roles.repository';
+import {
+  endAllAccess,
+  findUserByUsername,
+  insertUser,
+  replaceUserRoles,
+  resetUserPassword,
+} from '../modules/users/users.repository';
 
 /** A failure the command line reports as one readable line. */
 export class CommandError extends Error {}
@@ -29,13 +35,7 @@ export async function createAdmin(
   return db.transaction(async (tx) => {
     if (await findUserByUsername(tx, options.username))
       throw new CommandError(`The username "${options.username}" is taken.`);
-    const company = options.company
-      ? (
-          await tx.query<{ id: number; name: string }>(
-            sql`SELECT id, name FROM companies WHERE lower(name) = lower(${options.company})`,
-          )
-        ).rows[0]
-      : await providerCompany(tx);
+    const company = options.company ? await findCompanyByName(tx, options.company) : await providerCompany(tx);
     if (!company) {
       throw new CommandError(
         options.company
@@ -45,18 +45,19 @@ export async function createAdmin(
     }
     let roleId: number | null = null;
     if (options.role) {
-      const role = await tx.query<{ id: number }>(
-        sql`SELECT id FROM roles WHERE company_id = ${company.id} AND lower(name) = lower(${options.role})`,
-      );
-      if (!role.rows[0]) throw new CommandError(`${company.name} has no role named "${options.role}".`);
-      roleId = role.rows[0].id;
+      const role = await findRoleByName(tx, company.id, options.role);
+      if (!role) throw new CommandError(`${company.name} has no role named "${options.role}".`);
+      roleId = role.id;
     }
-    const { rows } = await tx.query<{ id: number }>(sql`
-      INSERT INTO users (company_id, username, email, password_hash, password_changed_at, is_superuser, all_companies)
-      VALUES (${company.id}, ${options.username}, ${options.email ?? null}, ${passwordHash}, now(), true, true)
-      RETURNING id`);
-    const id = rows[0]!.id;
-    if (roleId !== null) await tx.query(sql`INSERT INTO user_roles (user_id, role_id) VALUES (${id}, ${roleId})`);
+    const id = await insertUser(tx, {
+      company_id: company.id,
+      username: options.username,
+      email: options.email ?? null,
+      password_hash: passwordHash,
+      is_superuser: true,
+      all_companies: true,
+    });
+    if (roleId !== null) await replaceUserRoles(tx, id, [roleId]);
     await recordAudit(tx, cli, {
       action: 'create',
       objectType: 'user',
@@ -81,10 +82,7 @@ export async function resetPassword(
   await db.transaction(async (tx) => {
     const user = await findUserByUsername(tx, username);
     if (!user) throw new CommandError(`No user named "${username}".`);
-    await tx.query(sql`
-      UPDATE users SET password_hash = ${passwordHash}, password_changed_at = now(), password_must_change = true,
-                       failed_logins = 0, locked_until = NULL, updated_at = now()
-      WHERE id = ${user.id}`);
+    await resetUserPassword(tx, user.id, passwordHash);
     await endAllAccess(tx, user.id);
     await recordAudit(tx, cli, {
       action: 'reset_password',

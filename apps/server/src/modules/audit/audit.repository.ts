@@ -111,3 +111,16 @@ export const systemLogList: ListResource<SystemLogRow, SystemLogFilters, SystemL
   defaultOrdering: ['-date_time'],
   toItem: (row) => ({ ...row, date_time: row.date_time.toISOString() }),
 };
+
+/**
+ * The system log narrowed to one user: `object` lists the changes made to the user, `actor` the
+ * actions the user took.
+ */
+export function userTimelineList(
+  kind: 'object' | 'actor',
+  userId: number,
+): ListResource<SystemLogRow, SystemLogFilters, SystemLog> {
+  const condition =
+    kind === 'object' ? sql`l.object_type = 'user' AND l.object_id = ${String(userId)}` : sql`l.user_id = ${userId}`;
+  return { ...systemLogList, baseCondition: condition };
+}

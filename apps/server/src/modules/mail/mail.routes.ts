@@ -1,5 +1,5 @@
 /**
- * Mail to users: custom messages and release notes (spec §7; payloads ours to design).
+ * Mail to users: custom messages and release notes.
  *
  * All mail goes through the job queue: a request checks its input, picks the recipients and queues
  * one message per recipient in one transaction with its audit records, then answers. The job
@@ -33,18 +33,12 @@
  *   mailing_setting.release_notes is false are left out (the latter listed as opted_out).
  *   → 200 {queued, skipped, messages}, audited per company as `mass_changelog`.
  */
-import {
-  mailDataSchema,
-  mailSendAnswerSchema,
-  massChangelogSchema,
-  releaseNotesMailDataRequestSchema,
-  sendCustomMailSchema,
-  versionsListAnswerSchema,
-} from '@vigil/contract';
+import { endpoints } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
-import { parseOrThrow, ValidationError } from '../../http/errors';
+import { route } from '../../http/endpoints';
+import { ValidationError } from '../../http/errors';
 import { auditContextOf } from '../audit/audit.repository';
 import { mailBody } from './mail-content';
 import { MAIL_JOB_KIND, mailJobHandler } from './mail.queue';
@@ -57,6 +51,7 @@ const blankToUndefined = (value: string | undefined) => (value === '' ? undefine
 /** Mail: the mail job handler and the mail endpoints. Needs the job runner (registerJobs) first. */
 export async function registerMail(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
+  const api = endpoints.mail;
   const mailer = deps.mailer ?? createSmtpMailer(deps.config);
   app.jobs.register(MAIL_JOB_KIND, mailJobHandler(mailer));
   app.addHook('onClose', async () => {
@@ -71,58 +66,37 @@ export async function registerMail(app: FastifyInstance, deps: AppDeps): Promise
     return releaseNotesMail(note, productName);
   };
 
-  app.post(
-    '/api/users/send_custom_mail/',
-    { config: { permission: { basename: 'users', action: 'send_custom_mail' } } },
-    async (request) => {
-      const actor = requireActor(request);
-      const input = parseOrThrow(sendCustomMailSchema, request.body ?? {});
-      const body = mailBody({ text: blankToUndefined(input.text), html: blankToUndefined(input.html) });
-      if (body.text === '' && body.html === '')
-        throw ValidationError.field('html', 'The HTML has no content left to send.');
-      const answer = await sendCustomMail(db, actor, auditContextOf(request), {
-        userIds: input.user_ids ?? [],
-        companyIds: input.company_ids ?? [],
-        allUsers: input.all_users === true,
-        content: { subject: input.subject, ...body },
-      });
-      return mailSendAnswerSchema.parse(answer);
-    },
-  );
-
-  app.get('/api/users/versions_list/', async () => {
-    const notes = await listReleaseNotes(notesDir);
-    return versionsListAnswerSchema.parse({
-      changelog_versions: notes.map(({ version, title, date }) => ({ version, title, date })),
+  route(app, api.sendCustom, async ({ request, body: input }) => {
+    const actor = requireActor(request);
+    const body = mailBody({ text: blankToUndefined(input.text), html: blankToUndefined(input.html) });
+    if (body.text === '' && body.html === '')
+      throw ValidationError.field('html', 'The HTML has no content left to send.');
+    return sendCustomMail(db, actor, auditContextOf(request), {
+      userIds: input.user_ids ?? [],
+      companyIds: input.company_ids ?? [],
+      allUsers: input.all_users === true,
+      content: { subject: input.subject, ...body },
     });
   });
 
-  app.post(
-    '/api/users/custom_mail_data/release_notes/',
-    { config: { permission: { basename: 'users', action: 'mass_changelog' } } },
-    async (request) => {
-      const input = parseOrThrow(releaseNotesMailDataRequestSchema, request.body ?? {});
-      return mailDataSchema.parse(await preparedNotes(input.version));
-    },
-  );
+  route(app, api.versions, async () => {
+    const notes = await listReleaseNotes(notesDir);
+    return { changelog_versions: notes.map(({ version, title, date }) => ({ version, title, date })) };
+  });
 
-  app.post(
-    '/api/users/mass_changelog/',
-    { config: { permission: { basename: 'users', action: 'mass_changelog' } } },
-    async (request) => {
-      const actor = requireActor(request);
-      const input = parseOrThrow(massChangelogSchema, request.body ?? {});
-      const prepared = await preparedNotes(input.version);
-      const edited = input.text !== undefined || input.html !== undefined;
-      const body = edited ? mailBody({ text: input.text, html: input.html }) : prepared;
-      if (body.text === '' && body.html === '')
-        throw ValidationError.field('html', 'The HTML has no content left to send.');
-      const answer = await sendReleaseNotes(db, actor, auditContextOf(request), {
-        version: input.version,
-        companyIds: input.company_ids ?? null,
-        content: { subject: input.subject ?? prepared.subject, text: body.text, html: body.html },
-      });
-      return mailSendAnswerSchema.parse(answer);
-    },
-  );
+  route(app, api.releaseNotesMailData, async ({ body }) => preparedNotes(body.version));
+
+  route(app, api.massChangelog, async ({ request, body: input }) => {
+    const actor = requireActor(request);
+    const prepared = await preparedNotes(input.version);
+    const edited = input.text !== undefined || input.html !== undefined;
+    const body = edited ? mailBody({ text: input.text, html: input.html }) : prepared;
+    if (body.text === '' && body.html === '')
+      throw ValidationError.field('html', 'The HTML has no content left to send.');
+    return sendReleaseNotes(db, actor, auditContextOf(request), {
+      version: input.version,
+      companyIds: input.company_ids ?? null,
+      content: { subject: input.subject ?? prepared.subject, text: body.text, html: body.html },
+    });
+  });
 }

@@ -89,3 +89,15 @@ export async function updateRoleRow(
   if (values.permissions !== undefined) sets.push(sql`permissions = ${JSON.stringify(values.permissions)}::jsonb`);
   await db.query(sql`UPDATE roles SET ${sql.join(sets)} WHERE id = ${id}`);
 }
+
+/** A company's role by name, case-insensitively. */
+export async function findRoleByName(db: Queryable, companyId: number, name: string): Promise<{ id: number } | null> {
+  const { rows } = await db.query<{ id: number }>(
+    sql`SELECT id FROM roles WHERE company_id = ${companyId} AND lower(name) = lower(${name})`,
+  );
+  return rows[0] ?? null;
+}
+
+export async function deleteRole(db: Queryable, id: number): Promise<void> {
+  await db.query(sql`DELETE FROM roles WHERE id = ${id}`);
+}

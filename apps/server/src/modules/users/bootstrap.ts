@@ -4,6 +4,7 @@ import type { Database } from '../../db/database';
 import { sql } from '../../db/sql';
 import { hashPassword } from '../auth/passwords';
 import { insertCompany, providerCompany } from '../companies/companies.repository';
+import { anyUserExists, insertUser } from './users.repository';
 
 export interface BootstrapResult {
   /** Set when this start created the first administrator. */
@@ -23,16 +24,19 @@ export async function bootstrap(
     await tx.query(sql`SELECT pg_advisory_xact_lock(${0x76696768})`);
     const provider =
       (await providerCompany(tx)) ?? (await insertCompany(tx, { name: config.providerName, kind: 'provider' }));
-    const { rows } = await tx.query<{ n: number }>(sql`SELECT count(*)::int8 AS n FROM users`);
-    if (Number(rows[0]?.n ?? 0) > 0) return { admin: null };
+    if (await anyUserExists(tx)) return { admin: null };
     const username = config.adminUsername ?? 'admin';
     const generated = config.adminPassword === undefined;
     const password = config.adminPassword ?? randomBytes(12).toString('base64url');
-    await tx.query(sql`
-      INSERT INTO users (company_id, username, first_name, last_name, password_hash, password_changed_at,
-                         password_must_change, is_superuser, all_companies)
-      VALUES (${provider.id}, ${username}, 'Administrator', '', ${await hashPassword(password)}, now(),
-              ${generated}, true, true)`);
+    await insertUser(tx, {
+      company_id: provider.id,
+      username,
+      first_name: 'Administrator',
+      password_hash: await hashPassword(password),
+      password_must_change: generated,
+      is_superuser: true,
+      all_companies: true,
+    });
     return { admin: { username, password: generated ? password : null, mustChange: generated } };
   });
 }

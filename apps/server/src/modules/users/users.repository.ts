@@ -1,4 +1,4 @@
-import { userFiltersSchema, type User, type UserFilters } from '@vigil/contract';
+import { userFiltersSchema, type CurrentUser, type ProfileUpdate, type User, type UserFilters } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition, type TenantScope } from '../../http/tenancy';
@@ -240,4 +240,166 @@ export async function replaceUserCompanies(
 export async function endAllAccess(db: Queryable, userId: number): Promise<void> {
   await db.query(sql`UPDATE sessions SET ended_at = now() WHERE user_id = ${userId} AND ended_at IS NULL`);
   await db.query(sql`UPDATE users SET token_hash = NULL, token_created_at = NULL WHERE id = ${userId}`);
+}
+
+/** Archives a user (when not archived yet) or brings it back. */
+export async function setUserArchived(db: Queryable, userId: number, archived: boolean): Promise<void> {
+  await db.query(
+    archived
+      ? sql`UPDATE users SET archived_at = now(), updated_at = now() WHERE id = ${userId} AND archived_at IS NULL`
+      : sql`UPDATE users SET archived_at = NULL, updated_at = now() WHERE id = ${userId}`,
+  );
+}
+
+/** Replaces a user's privileged flags with the ones given (those that are on). */
+export async function setPrivilegedSettings(
+  db: Queryable,
+  userId: number,
+  enabled: Record<string, boolean>,
+): Promise<void> {
+  await db.query(
+    sql`UPDATE users SET privileged_settings = ${JSON.stringify(enabled)}::jsonb, updated_at = now() WHERE id = ${userId}`,
+  );
+}
+
+/** Sets a new password chosen outside the console (command line): it must be changed at sign-in. */
+export async function resetUserPassword(db: Queryable, userId: number, passwordHash: string): Promise<void> {
+  await db.query(sql`
+    UPDATE users SET password_hash = ${passwordHash}, password_changed_at = now(), password_must_change = true,
+                     failed_logins = 0, locked_until = NULL, updated_at = now()
+    WHERE id = ${userId}`);
+}
+
+/** How many users in scope are not archived. */
+export async function countActiveUsers(db: Queryable, scope: TenantScope): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(sql`
+    SELECT count(*)::int8 AS count FROM users u
+    WHERE u.archived_at IS NULL AND ${tenantCondition(scope, sql`u.company_id`)}`);
+  return Number(rows[0]?.count ?? 0);
+}
+
+export interface UserRef {
+  id: number;
+  username: string;
+  full_name: string;
+  company_id: number;
+}
+
+/** Active users in scope by name, for pickers (at most 5,000). */
+export async function availableUsers(db: Queryable, scope: TenantScope): Promise<UserRef[]> {
+  const { rows } = await db.query<{
+    id: number;
+    username: string;
+    first_name: string;
+    last_name: string;
+    company_id: number;
+  }>(sql`
+    SELECT u.id, u.username, u.first_name, u.last_name, u.company_id FROM users u
+    WHERE u.archived_at IS NULL AND ${tenantCondition(scope, sql`u.company_id`)}
+    ORDER BY lower(u.first_name || ' ' || u.last_name), lower(u.username) LIMIT 5000`);
+  return rows.map((r) => ({ id: r.id, username: r.username, full_name: fullName(r), company_id: r.company_id }));
+}
+
+/** Every user in scope, archived ones included, by username (at most 10,000). */
+export async function allUsers(db: Queryable, scope: TenantScope): Promise<UserRow[]> {
+  const { rows } = await db.query<UserRow>(sql`
+    SELECT ${userColumns} FROM ${userFrom}
+    WHERE ${tenantCondition(scope, sql`u.company_id`)} ORDER BY lower(u.username) LIMIT 10000`);
+  return rows;
+}
+
+/** Whether any user exists (the first start creates the first administrator). */
+export async function anyUserExists(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query(sql`SELECT 1 FROM users LIMIT 1`);
+  return rows.length > 0;
+}
+
+/** The signed-in user's own record, as the current-user answer needs it. */
+export interface MeRow {
+  id: number;
+  username: string;
+  email: string | null;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  time_zone: string | null;
+  theme: CurrentUser['theme'];
+  locale: CurrentUser['locale'];
+  ip_whitelist: string[];
+  token_created_at: Date | null;
+  company_id: number;
+  mailing_setting: CurrentUser['mailing_setting'];
+  otp_secret: string | null;
+  password_changed_at: Date | null;
+  critan: boolean;
+  telephone_notifications_settings: CurrentUser['telephone_notifications_settings'];
+  privileged_settings: Record<string, boolean>;
+  is_superuser: boolean;
+  all_companies: boolean;
+  label_name: string | null;
+  provider_label: string | null;
+}
+
+export async function findMe(db: Queryable, userId: number): Promise<MeRow | null> {
+  const { rows } = await db.query<MeRow>(sql`
+    SELECT u.id, u.username, u.email, u.first_name, u.last_name, u.phone, u.time_zone, u.theme, u.locale, u.ip_whitelist,
+           u.token_created_at, u.company_id, u.mailing_setting, u.otp_secret, u.password_changed_at, u.critan,
+           u.telephone_notifications_settings, u.privileged_settings, u.is_superuser, u.all_companies, c.label_name,
+           (SELECT p.label_name FROM companies p WHERE p.kind = 'provider') AS provider_label
+    FROM users u JOIN companies c ON c.id = u.company_id WHERE u.id = ${userId}`);
+  return rows[0] ?? null;
+}
+
+/** Active companies in scope, the provider first, by name (at most 1,000). */
+export async function companiesOfScope(
+  db: Queryable,
+  scope: TenantScope,
+): Promise<{ id: number; name: string; kind: 'provider' | 'customer' }[]> {
+  const { rows } = await db.query<{ id: number; name: string; kind: 'provider' | 'customer' }>(sql`
+    SELECT c.id, c.name, c.kind FROM companies c
+    WHERE c.is_active AND ${tenantCondition(scope, sql`c.id`)}
+    ORDER BY c.kind DESC, lower(c.name) LIMIT 1000`);
+  return rows;
+}
+
+export async function findUsername(db: Queryable, userId: number): Promise<{ id: number; username: string } | null> {
+  const { rows } = await db.query<{ id: number; username: string }>(
+    sql`SELECT id, username FROM users WHERE id = ${userId}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** The fields a user changes on its own profile. */
+export const profileColumns = [
+  'first_name',
+  'last_name',
+  'phone',
+  'time_zone',
+  'theme',
+  'locale',
+  'mailing_setting',
+  'telephone_notifications_settings',
+  'critan',
+] as const satisfies readonly (keyof ProfileUpdate)[];
+
+/** The profile fields of a user and its company, locked for a change. */
+export async function lockProfile(db: Queryable, userId: number): Promise<Record<string, unknown> | null> {
+  const { rows } = await db.query<Record<string, unknown>>(sql`
+    SELECT ${sql.join(profileColumns.map((c) => sql.ident(c)))}, company_id FROM users WHERE id = ${userId} FOR UPDATE`);
+  return rows[0] ?? null;
+}
+
+/** Writes the profile fields given; answers whether anything was given. */
+export async function updateProfile(db: Queryable, userId: number, input: ProfileUpdate): Promise<boolean> {
+  const sets = profileColumns
+    .filter((column) => input[column] !== undefined)
+    .map((column) => {
+      const value = input[column];
+      return typeof value === 'object' && value !== null
+        ? sql`${sql.ident(column)} = ${JSON.stringify(value)}::jsonb`
+        : sql`${sql.ident(column)} = ${value}`;
+    });
+  if (sets.length === 0) return false;
+  await db.query(sql`UPDATE users SET ${sql.join([...sets, sql`updated_at = now()`])} WHERE id = ${userId}`);
+  return true;
 }

@@ -1,7 +1,7 @@
-import { endpoints, type CurrentUser as CurrentUserWire } from '@vigil/contract';
-import { call, http } from '../http';
+import { endpoints } from '@vigil/contract';
+import { call } from '../http';
 import { changeLanguage, type Language } from '../i18n';
-import { applyTheme, getTheme } from '../theme';
+import { applyTheme, getTheme, isThemeName } from '../theme';
 import { getCurrentUser, setCurrentUser } from './session-store';
 
 /**
@@ -11,8 +11,8 @@ import { getCurrentUser, setCurrentUser } from './session-store';
 export async function changeTheme(value: unknown): Promise<boolean> {
   const previous = getTheme();
   if (!applyTheme(value)) return false;
-  if (getCurrentUser() && value !== previous) {
-    const user = await http.put<CurrentUserWire>('/api/users/me/', { data: { theme: value } });
+  if (getCurrentUser() && value !== previous && isThemeName(value)) {
+    const user = await call(endpoints.users.replaceMe, { body: { theme: value } });
     setCurrentUser(user);
   }
   return true;
@@ -23,7 +23,7 @@ export async function changeLocale(language: Language): Promise<void> {
   await changeLanguage(language);
   const user = getCurrentUser();
   if (user && user.locale !== language) {
-    setCurrentUser(await http.put<CurrentUserWire>('/api/users/me/', { data: { locale: language } }));
+    setCurrentUser(await call(endpoints.users.replaceMe, { body: { locale: language } }));
   }
 }
 

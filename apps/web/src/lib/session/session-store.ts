@@ -1,7 +1,7 @@
-import type { AuthState as AuthStateWire, CurrentUser as CurrentUserWire } from '@vigil/contract';
+import { endpoints, type AuthState as AuthStateWire, type CurrentUser as CurrentUserWire } from '@vigil/contract';
 import { useSyncExternalStore } from 'react';
 import { setTimeZone } from '../dates/zone';
-import { ApiError, http, type Camelize } from '../http';
+import { ApiError, call, type Camelize } from '../http';
 import { isMainAppExcludedLocation } from './paths';
 
 export type CurrentUser = Camelize<CurrentUserWire>;
@@ -68,7 +68,7 @@ export function useSignedInUser(): CurrentUser {
 /** `GET /api/users/me/`: the user, or null when signed out (401). */
 export async function fetchCurrentUser(): Promise<CurrentUser | null> {
   try {
-    return await http.get<CurrentUserWire>('/api/users/me/', { redirectOnUnauthorized: false, notifyErrors: false });
+    return await call(endpoints.users.me, { redirectOnUnauthorized: false, notifyErrors: false });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

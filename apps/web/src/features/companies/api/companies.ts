@@ -2,14 +2,11 @@ import type {
   Company as CompanyWire,
   CompanyCreate,
   CompanyUpdate,
-  ListAnswer,
-  Role as RoleWire,
   SsoSettings as SsoSettingsWire,
   SsoSettingsUpdate,
   Unit as UnitWire,
   UnitCreate,
   UnitUpdate,
-  User as UserWire,
 } from '@vigil/contract';
 import { endpoints } from '@vigil/contract';
 import { call, http, type Camelize } from '../../../lib/http';
@@ -46,9 +43,9 @@ export const unitList = {
 } as const satisfies ListDefinition<Record<string, 'string' | 'numbers'>>;
 
 export const createCompany = (data: Camelize<CompanyCreate>) =>
-  http.post<CompanyWire>('/api/companies/', { data, notifyErrors: false });
+  call(endpoints.companies.create, { body: data, notifyErrors: false });
 export const updateCompany = (id: number, data: Camelize<CompanyUpdate>) =>
-  http.put<CompanyWire>(`/api/companies/${id}/`, { data, notifyErrors: false });
+  call(endpoints.companies.replace, { params: { id }, body: data, notifyErrors: false });
 
 export const fetchSsoSettings = (id: number, signal?: AbortSignal) =>
   call(endpoints.sso.settings, { params: { id }, ...(signal ? { signal } : {}) });
@@ -57,16 +54,16 @@ export const saveSsoSettings = (id: number, data: Camelize<SsoSettingsUpdate>) =
 
 /** Roles of one company, for the single sign-on default role (needs the users permission). */
 export const fetchCompanyRoles = (companyId: number, signal?: AbortSignal) =>
-  http.post<ListAnswer<RoleWire>>('/api/roles/check/', {
-    params: { pageSize: 500 },
-    data: { companyId: [companyId] },
+  call(endpoints.roles.list, {
+    query: { pageSize: 500 },
+    body: { companyId: [companyId] },
     signal,
     notifyErrors: false,
   });
 
 /** The signed-in user's own record: whether it sees all companies (the current user's data does not say). */
 export const fetchOwnUser = (id: number, signal?: AbortSignal) =>
-  http.get<UserWire>(`/api/users/${id}/`, { signal, notifyErrors: false });
+  call(endpoints.users.get, { params: { id }, signal, notifyErrors: false });
 
 export const createUnit = (data: Camelize<UnitCreate>) =>
   call(endpoints.units.create, { body: data, notifyErrors: false });

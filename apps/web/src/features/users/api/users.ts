@@ -2,15 +2,12 @@ import type {
   ListAnswer,
   PrivilegedFlag,
   Role as RoleWire,
-  RoleCatalogEntry,
   RoleCreate,
   RoleUpdate,
   Unit as UnitWire,
   User as UserWire,
   UserCreate,
-  UserCreated,
   UserUpdate,
-  UsersBatchAnswer,
 } from '@vigil/contract';
 import { endpoints } from '@vigil/contract';
 import { call, http, type Camelize } from '../../../lib/http';
@@ -69,33 +66,32 @@ export const rolesList = {
   defaultPageSize: 50,
 } as const satisfies ListDefinition<Record<string, 'string' | 'numbers'>>;
 
-export const fetchUser = (id: number, signal?: AbortSignal) => http.get<UserWire>(`/api/users/${id}/`, { signal });
+export const fetchUser = (id: number, signal?: AbortSignal) => call(endpoints.users.get, { params: { id }, signal });
 export const createUser = (data: Camelize<UserCreate>) =>
-  http.post<UserCreated>('/api/users/', { data, notifyErrors: false });
+  call(endpoints.users.create, { body: data, notifyErrors: false });
 export const updateUser = (id: number, data: Camelize<UserUpdate>) =>
-  http.put<UserWire>(`/api/users/${id}/`, { data, notifyErrors: false });
-export const archiveUsers = (ids: number[]) => http.delete<UsersBatchAnswer>('/api/users/', { data: { ids } });
-export const restoreUsers = (ids: number[]) => http.post<UsersBatchAnswer>('/api/users/restore/', { data: { ids } });
+  call(endpoints.users.replace, { params: { id }, body: data, notifyErrors: false });
+export const archiveUsers = (ids: number[]) => call(endpoints.users.archive, { body: { ids } });
+export const restoreUsers = (ids: number[]) => call(endpoints.users.restore, { body: { ids } });
 export const resetTwoFactor = (id: number) => call(endpoints.auth.resetOtp, { params: { id } });
 export const resetSsoPassword = (id: number) => call(endpoints.sso.passwordReset, { params: { id } });
 export const unlockUser = (id: number) => call(endpoints.auth.unlock, { params: { id } });
 export const impersonate = (userId: number) => call(endpoints.auth.impersonate, { body: { userId } });
 export const changePrivilegedSettings = (id: number, flags: Partial<Record<PrivilegedFlag, boolean>>) =>
-  http.post<UserWire>(`/api/users/${id}/change_privileged_settings/`, { data: { privilegedSettings: flags } });
+  call(endpoints.users.changePrivilegedSettings, { params: { id }, body: { privilegedSettings: flags } });
 
 /** Every role and unit in the caller's scope (at most 500 each), for pickers and names in lists. */
 export const fetchAllRoles = (signal?: AbortSignal) =>
-  http.post<ListAnswer<RoleWire>>('/api/roles/check/', { params: { pageSize: 500 }, data: {}, signal });
+  call(endpoints.roles.list, { query: { pageSize: 500 }, body: {}, signal });
 export const fetchAllUnits = (signal?: AbortSignal) =>
   http.post<ListAnswer<UnitWire>>('/api/units/check/', { params: { pageSize: 500 }, data: {}, signal });
-export const fetchRoleCatalog = (signal?: AbortSignal) =>
-  http.get<RoleCatalogEntry[]>('/api/roles/catalog/', { signal });
+export const fetchRoleCatalog = (signal?: AbortSignal) => call(endpoints.roles.catalog, { signal });
 
 export const createRole = (data: Camelize<RoleCreate>) =>
-  http.post<RoleWire>('/api/roles/', { data, notifyErrors: false });
+  call(endpoints.roles.create, { body: data, notifyErrors: false });
 export const updateRole = (id: number, data: Camelize<RoleUpdate>) =>
-  http.put<RoleWire>(`/api/roles/${id}/`, { data, notifyErrors: false });
-export const deleteRole = (id: number) => http.delete<null>(`/api/roles/${id}/`);
+  call(endpoints.roles.replace, { params: { id }, body: data, notifyErrors: false });
+export const deleteRole = (id: number) => call(endpoints.roles.remove, { params: { id } });
 
 /** The privileged flags of the contract (kept here as values so zod is not bundled); the type check keeps them complete. */
 export const privilegedFlags = ['api_tokens', 'remote_response', 'raw_export', 'mail_content'] as const;
