@@ -19,7 +19,7 @@ import { pathId } from '../../http/params';
 import { inScope } from '../../http/tenancy';
 import { registerListRoutes } from '../../list/list-routes';
 import { auditContextOf, recordAudit } from '../audit/audit.repository';
-import { assignable } from '../alerts/alerts.bulk';
+import { assignable } from '../alerts/alerts.bulk.repository';
 import { liveEvents } from '../live/live.bus';
 import {
   addTimeline,
