@@ -12,7 +12,8 @@ import { can, type Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
 import { inScope } from '../../http/tenancy';
 import { normaliseValue } from './graph-builder';
-import { alertGraph, expandNode, incidentGraph, type GraphAccess } from './graph.repository';
+import { expandNode } from './graph.expand.repository';
+import { alertGraph, incidentGraph, type GraphAccess } from './graph.repository';
 
 const DAY_MS = 86_400_000;
 
