@@ -108,6 +108,7 @@ export const incidentCreateSchema = z
     alert_ids: z.array(id).min(1, 'Name at least one alert.').max(1000, 'At most 1000 alerts.'),
   })
   .strict();
+export type IncidentCreate = z.infer<typeof incidentCreateSchema>;
 
 export const incidentUpdateSchema = z
   .object({
@@ -124,6 +125,7 @@ export const incidentUpdateSchema = z
     summary: z.string().trim().max(5000, 'A summary is at most 5000 characters.').optional(),
   })
   .strict();
+export type IncidentUpdate = z.infer<typeof incidentUpdateSchema>;
 
 export const incidentFiltersSchema = z
   .object({
@@ -146,7 +148,9 @@ export const taskCreateSchema = z
     due_at: datetime.nullable().optional(),
   })
   .strict();
+export type TaskCreate = z.infer<typeof taskCreateSchema>;
 export const taskUpdateSchema = taskCreateSchema.partial().strict();
+export type TaskUpdate = z.infer<typeof taskUpdateSchema>;
 
 /** Grouping of new alerts into incidents, per company. */
 export const incidentGroupingSchema = z

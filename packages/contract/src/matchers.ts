@@ -72,7 +72,9 @@ export const matcherCreateSchema = z
     actions: z.array(matcherActionSchema).min(1, 'Give at least one action.').max(20),
   })
   .strict();
+export type MatcherCreate = z.infer<typeof matcherCreateSchema>;
 export const matcherUpdateSchema = matcherCreateSchema.omit({ company_id: true }).partial().strict();
+export type MatcherUpdate = z.infer<typeof matcherUpdateSchema>;
 
 export const matcherFiltersSchema = z
   .object({

@@ -218,3 +218,50 @@ export async function alertDetail(db: Queryable, alert: AlertRow): Promise<Alert
     history: history.rows.map((h) => ({ ...h, date_time: h.date_time.toISOString() })),
   };
 }
+
+/** The alerts of these ids in the caller's scope, with what an incident made of them needs. */
+export async function alertsForIncident(
+  db: Queryable,
+  scope: TenantScope,
+  ids: readonly number[],
+): Promise<{ id: number; company_id: number; severity: AlertSeverity }[]> {
+  const { rows } = await db.query<{ id: number; company_id: number; severity: AlertSeverity }>(sql`
+    SELECT a.id, a.company_id, a.severity FROM alerts a
+    WHERE a.id = ANY(${[...ids]}::int8[]) AND ${tenantCondition(scope, sql`a.company_id`)}`);
+  return rows.map((r) => ({ id: Number(r.id), company_id: Number(r.company_id), severity: r.severity }));
+}
+
+/** How many of these ids are alerts of one company. */
+export async function countAlertsInCompany(db: Queryable, companyId: number, ids: readonly number[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(sql`
+    SELECT count(*)::int4 AS n FROM alerts a WHERE a.company_id = ${companyId} AND a.id = ANY(${[...ids]}::int8[])`);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Puts alerts of the incident's company into the incident; answers the ids that moved. */
+export async function setAlertsIncident(
+  db: Queryable,
+  incident: { company_id: number; id: number },
+  ids: readonly number[],
+): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(sql`
+    UPDATE alerts a SET incident_id = ${incident.id}, updated_at = now()
+    WHERE a.company_id = ${incident.company_id} AND a.id = ANY(${[...ids]}::int8[])
+      AND a.incident_id IS DISTINCT FROM ${incident.id}::int8
+    RETURNING a.id`);
+  return rows.map((r) => Number(r.id));
+}
+
+/** Takes alerts out of an incident; answers the ids that left it. */
+export async function clearAlertsIncident(
+  db: Queryable,
+  incident: { company_id: number; id: number },
+  ids: readonly number[],
+): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(sql`
+    UPDATE alerts a SET incident_id = NULL, updated_at = now()
+    WHERE a.company_id = ${incident.company_id} AND a.incident_id = ${incident.id}
+      AND a.id = ANY(${[...ids]}::int8[])
+    RETURNING a.id`);
+  return rows.map((r) => Number(r.id));
+}

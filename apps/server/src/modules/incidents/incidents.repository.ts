@@ -3,6 +3,7 @@ import {
   type Incident,
   type IncidentDetail,
   type IncidentFilters,
+  type IncidentGrouping,
   type IncidentTask,
 } from '@vigil/contract';
 import { bulkInsert } from '../../db/bulk';
@@ -243,4 +244,58 @@ export async function incidentDetail(db: Queryable, incident: IncidentRow): Prom
     timeline: timeline.rows.map((t) => ({ ...t, created_at: t.created_at.toISOString() })),
     tasks: tasks.rows.map(toTask),
   };
+}
+
+export async function insertIncident(
+  db: Queryable,
+  companyId: number,
+  input: { title: string; description: string; severity: AlertSeverity; assignee_id: number | null },
+): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(sql`
+    INSERT INTO incidents (company_id, title, description, severity, assignee_id)
+    VALUES (${companyId}, ${input.title}, ${input.description}, ${input.severity}, ${input.assignee_id}::int8)
+    RETURNING id`);
+  return Number(rows[0]!.id);
+}
+
+/** Writes an incident's own fields; the acknowledge and resolve times move with the status. */
+export async function updateIncident(
+  db: Queryable,
+  row: IncidentRow,
+  change: {
+    title: string;
+    description: string;
+    severity: AlertSeverity;
+    status: Incident['status'];
+    assignee_id: number | null;
+    acknowledge: boolean;
+    resolve: boolean;
+    reopen: boolean;
+  },
+): Promise<void> {
+  await db.query(sql`
+    UPDATE incidents SET
+      title = ${change.title}, description = ${change.description},
+      severity = ${change.severity}, status = ${change.status},
+      assignee_id = ${change.assignee_id}::int8,
+      acknowledged_at = ${change.acknowledge ? sql`now()` : sql`acknowledged_at`},
+      resolved_at = ${change.resolve ? sql`now()` : change.reopen ? sql`NULL` : sql`resolved_at`},
+      updated_at = now()
+    WHERE company_id = ${row.company_id} AND id = ${row.id}`);
+}
+
+/** A company's grouping settings, or null when it never set them. */
+export async function findGrouping(db: Queryable, companyId: number): Promise<IncidentGrouping | null> {
+  const { rows } = await db.query<IncidentGrouping>(
+    sql`SELECT enabled, by_host, by_user, window_minutes FROM incident_grouping WHERE company_id = ${companyId}`,
+  );
+  return rows[0] ?? null;
+}
+
+export async function saveGrouping(db: Queryable, companyId: number, input: IncidentGrouping): Promise<void> {
+  await db.query(sql`
+    INSERT INTO incident_grouping (company_id, enabled, by_host, by_user, window_minutes)
+    VALUES (${companyId}, ${input.enabled}, ${input.by_host}, ${input.by_user}, ${input.window_minutes})
+    ON CONFLICT (company_id) DO UPDATE SET enabled = EXCLUDED.enabled, by_host = EXCLUDED.by_host,
+      by_user = EXCLUDED.by_user, window_minutes = EXCLUDED.window_minutes, updated_at = now()`);
 }

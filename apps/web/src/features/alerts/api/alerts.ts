@@ -1,14 +1,14 @@
-import type {
-  Alert as AlertWire,
-  AlertBulkAction,
-  AlertDetail as AlertDetailWire,
-  AlertComment as AlertCommentWire,
-  AlertLinkedEvents as AlertLinkedEventsWire,
-  AlertUpdate,
-  Incident as IncidentWire,
-  ListAnswer,
+import {
+  endpoints,
+  type Alert as AlertWire,
+  type AlertBulkAction,
+  type AlertDetail as AlertDetailWire,
+  type AlertComment as AlertCommentWire,
+  type AlertLinkedEvents as AlertLinkedEventsWire,
+  type AlertUpdate,
+  type Incident as IncidentWire,
 } from '@vigil/contract';
-import { http, type Camelize } from '../../../lib/http';
+import { call, http, type CallInput, type Camelize } from '../../../lib/http';
 import type { FiltersOf, ListDefinition } from '../../../lib/list';
 import { periodStart, type Period } from '../lib/time-range';
 
@@ -74,25 +74,28 @@ export const alertKeys = {
   incidents: (search: string) => ['alerts', 'incident-picker', search] as const,
 };
 
-export const fetchAlert = (id: number, signal?: AbortSignal) =>
-  http.get<AlertDetailWire>(`/api/alerts/${id}/`, { signal });
+export const fetchAlert = (id: number, signal?: AbortSignal) => call(endpoints.alerts.get, { params: { id }, signal });
 
 export const fetchLinkedEvents = (id: number, signal?: AbortSignal) =>
-  http.get<AlertLinkedEventsWire>(`/api/alerts/${id}/events/`, { signal });
+  call(endpoints.alerts.events, { params: { id }, signal });
 
 export const updateAlert = (id: number, change: Camelize<AlertUpdate>) =>
-  http.patch<AlertWire>(`/api/alerts/${id}/`, { data: change });
+  call(endpoints.alerts.update, { params: { id }, body: change });
 
 export const addAlertComment = (id: number, body: string) =>
-  http.post<AlertCommentWire>(`/api/alerts/${id}/comments/`, { data: { body } });
+  call(endpoints.alerts.comment, { params: { id }, body: { body } });
+
+/** The filters as the list endpoints declare them: values read from the URL are plain text, checked by the server. */
+type FiltersBody = CallInput<typeof endpoints.alerts.count>['body'];
 
 export const countAlerts = (filters: AlertApiFilters, signal?: AbortSignal) =>
-  http.post<{ count: number }>('/api/alerts/count/', { data: filters, signal });
+  call(endpoints.alerts.count, { body: filters as FiltersBody, signal });
 
 /** The body of `POST /api/alerts/bulk/` (camelCase; the client sends snake_case). */
 export type BulkBody = ({ ids: number[] } | { filter: AlertApiFilters }) & { action: Camelize<AlertBulkAction> };
 
-export const bulkAlerts = (body: BulkBody) => http.post<{ updated: number }>('/api/alerts/bulk/', { data: body });
+export const bulkAlerts = (body: BulkBody) =>
+  call(endpoints.alerts.bulk, { body: body as CallInput<typeof endpoints.alerts.bulk>['body'] });
 
 /** A user the picker offers (`GET /api/users/available/`). */
 export interface AssignableUser {
@@ -109,9 +112,9 @@ export const fetchAssignableUsers = (signal?: AbortSignal) =>
 
 /** Open incidents for the "add to incident" picker, newest first. */
 export const searchIncidents = (search: string, signal?: AbortSignal) =>
-  http.post<ListAnswer<IncidentWire>>('/api/incidents/check/', {
-    params: { pageSize: 20, ordering: '-created_at' },
-    data: {
+  call(endpoints.incidents.list, {
+    query: { pageSize: 20, ordering: '-created_at' },
+    body: {
       status: ['open', 'investigating', 'contained'],
       ...(search.trim() ? { search: search.trim() } : {}),
     },
@@ -119,8 +122,8 @@ export const searchIncidents = (search: string, signal?: AbortSignal) =>
   });
 
 export const createIncident = (data: { title: string; severity?: Alert['severity']; alertIds: number[] }) =>
-  http.post<IncidentWire>('/api/incidents/', { data });
+  call(endpoints.incidents.create, { body: data });
 
 /** Links alerts to an incident from the incident's side (`add_alert_ids`; needs `change` on incidents). */
 export const linkToIncident = (incidentId: number, alertIds: number[]) =>
-  http.patch<IncidentWire>(`/api/incidents/${incidentId}/`, { data: { addAlertIds: alertIds } });
+  call(endpoints.incidents.update, { params: { id: incidentId }, body: { addAlertIds: alertIds } });

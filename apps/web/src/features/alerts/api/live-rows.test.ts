@@ -1,9 +1,16 @@
 // @vitest-environment happy-dom
 import { act, renderHook } from '@testing-library/react';
+import { endpoints } from '@vigil/contract';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { http } from '../../../lib/http';
+import { call } from '../../../lib/http';
+import type * as HttpModule from '../../../lib/http';
 import type { Alert } from './alerts';
 import { shownIdsOf, useLiveRowRefresh } from './live-rows';
+
+vi.mock('../../../lib/http', async (original) => ({
+  ...(await original<typeof HttpModule>()),
+  call: vi.fn(),
+}));
 
 /** An EventSource the test speaks through (the live client opens one with its first listener). */
 class FakeSource {
@@ -32,6 +39,7 @@ beforeAll(() => {
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
+  vi.mocked(call).mockReset();
 });
 
 describe('rows changed elsewhere', () => {
@@ -44,7 +52,7 @@ describe('rows changed elsewhere', () => {
   it('re-reads the shown alerts a burst of updates names, once, and hands them over', async () => {
     vi.useFakeTimers();
     const post = vi
-      .spyOn(http, 'post')
+      .mocked(call)
       .mockResolvedValue({ count: 2, next: null, previous: null, results: [{ id: 2 }, { id: 3 }] });
     const apply = vi.fn<(rows: Alert[]) => void>();
     renderHook(() => useLiveRowRefresh({ shownIds: () => new Set([2, 3, 4]), apply, delayMs: 300 }));
@@ -61,14 +69,15 @@ describe('rows changed elsewhere', () => {
       await vi.advanceTimersByTimeAsync(300);
     });
     expect(post).toHaveBeenCalledTimes(1);
-    expect(post.mock.calls[0]![0]).toBe('/api/alerts/check/');
-    expect(post.mock.calls[0]![1]).toMatchObject({ data: { id: [2, 3] } });
+    expect(post.mock.calls[0]![0]).toBe(endpoints.alerts.list);
+    expect(endpoints.alerts.list.path).toBe('/api/alerts/check/');
+    expect(post.mock.calls[0]![1]).toMatchObject({ body: { id: [2, 3] } });
     expect(apply).toHaveBeenCalledWith([{ id: 2 }, { id: 3 }]);
   });
 
   it('asks nothing when no shown row changed', async () => {
     vi.useFakeTimers();
-    const post = vi.spyOn(http, 'post');
+    const post = vi.mocked(call);
     renderHook(() => useLiveRowRefresh({ shownIds: () => new Set([1]), apply: () => undefined, delayMs: 100 }));
     act(() => FakeSource.last!.emit('alert.updated', { company_id: 1, ids: [5, 6], count: 2 }));
     await act(async () => {

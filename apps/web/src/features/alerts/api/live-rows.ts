@@ -1,6 +1,6 @@
-import type { Alert as AlertWire, ListAnswer } from '@vigil/contract';
+import { endpoints } from '@vigil/contract';
 import { useEffect, useRef } from 'react';
-import { http } from '../../../lib/http';
+import { call } from '../../../lib/http';
 import { useLiveEvents, type LiveEvent } from '../../../lib/live';
 import type { Alert } from './alerts';
 
@@ -12,9 +12,9 @@ export function shownIdsOf(event: LiveEvent, shown: ReadonlySet<number>): number
 /** Re-reads alerts by id (at most 500 a request), in the caller's scope. */
 export async function fetchAlertsById(ids: readonly number[], signal?: AbortSignal): Promise<Alert[]> {
   if (ids.length === 0) return [];
-  const answer = await http.post<ListAnswer<AlertWire>>('/api/alerts/check/', {
-    params: { pageSize: 500 },
-    data: { id: ids.slice(0, 500) },
+  const answer = await call(endpoints.alerts.list, {
+    query: { pageSize: 500 },
+    body: { id: ids.slice(0, 500) },
     signal,
   });
   return answer.results;

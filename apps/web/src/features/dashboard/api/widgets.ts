@@ -1,14 +1,14 @@
-import type {
-  Widget as WidgetWire,
-  WidgetCreate,
-  WidgetData as WidgetDataWire,
-  WidgetDataRequest,
-  WidgetKind,
-  WidgetList,
-  WidgetSettings,
-  WidgetSize,
+import {
+  endpoints,
+  type Widget as WidgetWire,
+  type WidgetCreate,
+  type WidgetData as WidgetDataWire,
+  type WidgetDataRequest,
+  type WidgetKind,
+  type WidgetSettings,
+  type WidgetSize,
 } from '@vigil/contract';
-import { http, type Camelize } from '../../../lib/http';
+import { call, type Camelize } from '../../../lib/http';
 
 export type Widget = Camelize<WidgetWire>;
 export type WidgetData = Camelize<WidgetDataWire>;
@@ -20,21 +20,21 @@ export const widgetKeys = {
 };
 
 export const fetchWidgets = async (signal?: AbortSignal): Promise<Widget[]> =>
-  (await http.get<WidgetList>('/api/widgets/', { signal })).results;
+  (await call(endpoints.widgets.list, { signal })).results;
 
 export const createWidget = (data: { kind: WidgetKind; size: WidgetSize; settings?: WidgetSettings }) =>
-  http.post<WidgetWire>('/api/widgets/', { data: data satisfies WidgetCreate, notifyErrors: false });
+  call(endpoints.widgets.create, { body: data satisfies WidgetCreate, notifyErrors: false });
 
-export const deleteWidget = (id: number) => http.delete<void>(`/api/widgets/${id}/`, { notifyErrors: false });
+export const deleteWidget = (id: number) => call(endpoints.widgets.remove, { params: { id }, notifyErrors: false });
 
 /** Saves the order and sizes of every widget at once. */
 export const saveLayout = async (widgets: readonly Pick<Widget, 'id' | 'size'>[]): Promise<Widget[]> =>
   (
-    await http.put<WidgetList>('/api/widgets/layout/', {
-      data: { widgets: widgets.map(({ id, size }) => ({ id, size })) },
+    await call(endpoints.widgets.layout, {
+      body: { widgets: widgets.map(({ id, size }) => ({ id, size })) },
       notifyErrors: false,
     })
   ).results;
 
 export const fetchWidgetData = (request: Camelize<WidgetDataRequest>, signal?: AbortSignal) =>
-  http.post<WidgetDataWire>('/api/widgets/data/', { data: request, signal, notifyErrors: false });
+  call(endpoints.widgets.data, { body: request, signal, notifyErrors: false });

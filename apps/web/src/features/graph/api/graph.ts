@@ -1,14 +1,12 @@
-import type {
-  Alert as AlertWire,
-  GraphAnswer,
-  GraphEdge as GraphEdgeWire,
-  GraphExpandAnswer,
-  GraphNode as GraphNodeWire,
-  GraphNodeKind,
-  Incident as IncidentWire,
-  ListAnswer,
+import {
+  endpoints,
+  type GraphAnswer,
+  type GraphEdge as GraphEdgeWire,
+  type GraphExpandAnswer,
+  type GraphNode as GraphNodeWire,
+  type GraphNodeKind,
 } from '@vigil/contract';
-import { http, type Camelize } from '../../../lib/http';
+import { call, type Camelize } from '../../../lib/http';
 import {
   alertUrl,
   endpointEventsUrl,
@@ -34,14 +32,14 @@ export const graphKeys = {
 };
 
 export const fetchGraph = (root: RootRef, signal?: AbortSignal) =>
-  http.get<GraphAnswer>('/api/graph/', { params: { [root.kind]: root.id }, signal });
+  call(endpoints.graph.get, { query: root.kind === 'alert' ? { alert: root.id } : { incident: root.id }, signal });
 
 export const expandGraphNode = (request: {
   node: { kind: GraphNodeKind; value: string };
   around?: { from: string; to: string };
   limit?: number;
   companyId?: number;
-}) => http.post<GraphExpandAnswer>('/api/graph/expand/', { data: request });
+}) => call(endpoints.graph.expand, { body: request });
 
 /** One alert or incident offered by the picker. */
 export interface RootChoice {
@@ -52,21 +50,18 @@ export interface RootChoice {
 
 /** Alerts or incidents whose id or title matches what the analyst typed (most recent first, 20 at most). */
 export async function searchRoots(kind: RootRef['kind'], text: string, signal?: AbortSignal): Promise<RootChoice[]> {
-  const base = kind === 'alert' ? '/api/alerts/' : '/api/incidents/';
+  const api = kind === 'alert' ? endpoints.alerts : endpoints.incidents;
   const trimmed = text.trim().replace(/^#/, '');
-  const byId = /^\d{1,15}$/.test(trimmed)
-    ? http
-        .get<AlertWire | IncidentWire>(`${base}${trimmed}/`, { signal, notifyErrors: false })
+  const byId: Promise<RootChoice[]> = /^\d{1,15}$/.test(trimmed)
+    ? call(api.get, { params: { id: Number(trimmed) }, signal, notifyErrors: false })
         .then((found) => [found])
         .catch(() => [])
     : Promise.resolve([]);
-  const byText = http
-    .post<ListAnswer<AlertWire | IncidentWire>>(`${base}check/`, {
-      params: { pageSize: 20 },
-      data: trimmed ? { search: trimmed } : {},
-      signal,
-    })
-    .then((page) => page.results);
+  const byText: Promise<RootChoice[]> = call(api.list, {
+    query: { pageSize: 20 },
+    body: trimmed ? { search: trimmed } : {},
+    signal,
+  }).then((page) => page.results);
   const [exact, listed] = await Promise.all([byId, byText]);
   const seen = new Set<number>();
   return [...exact, ...listed]

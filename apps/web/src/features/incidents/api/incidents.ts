@@ -1,16 +1,16 @@
-import type {
-  Alert as AlertWire,
-  Incident as IncidentWire,
-  IncidentDetail as IncidentDetailWire,
-  IncidentTask as IncidentTaskWire,
-  ListAnswer,
-  incidentCreateSchema,
-  incidentUpdateSchema,
-  taskCreateSchema,
-  taskUpdateSchema,
+import {
+  endpoints,
+  type Alert as AlertWire,
+  type Incident as IncidentWire,
+  type IncidentDetail as IncidentDetailWire,
+  type IncidentTask as IncidentTaskWire,
+  type incidentCreateSchema,
+  type incidentUpdateSchema,
+  type taskCreateSchema,
+  type taskUpdateSchema,
 } from '@vigil/contract';
 import type { z } from 'zod';
-import { http, type Camelize } from '../../../lib/http';
+import { call, http, type Camelize } from '../../../lib/http';
 import type { FiltersOf, ListDefinition } from '../../../lib/list';
 import { periodStart } from '../lib/period';
 
@@ -73,30 +73,30 @@ export const incidentKeys = {
 };
 
 export const fetchIncident = (id: number, signal?: AbortSignal) =>
-  http.get<IncidentDetailWire>(`/api/incidents/${id}/`, { signal });
+  call(endpoints.incidents.get, { params: { id }, signal });
 
-export const createIncident = (data: IncidentCreate) => http.post<IncidentDetailWire>('/api/incidents/', { data });
+export const createIncident = (data: IncidentCreate) => call(endpoints.incidents.create, { body: data });
 
 export const updateIncident = (id: number, data: IncidentUpdate) =>
-  http.patch<IncidentWire>(`/api/incidents/${id}/`, { data });
+  call(endpoints.incidents.update, { params: { id }, body: data });
 
 export const addComment = (id: number, body: string) =>
-  http.post<IncidentDetailWire>(`/api/incidents/${id}/comments/`, { data: { body } });
+  call(endpoints.incidents.comment, { params: { id }, body: { body } });
 
 export const addTask = (id: number, data: TaskCreate) =>
-  http.post<IncidentTaskWire>(`/api/incidents/${id}/tasks/`, { data });
+  call(endpoints.incidents.addTask, { params: { id }, body: data });
 
 export const updateTask = (id: number, taskId: number, data: TaskUpdate) =>
-  http.patch<IncidentTaskWire>(`/api/incidents/${id}/tasks/${taskId}/`, { data });
+  call(endpoints.incidents.updateTask, { params: { id, task_id: taskId }, body: data });
 
 /** The most alerts the incident page lists (the detail names at most 1000). */
 export const LINKED_ALERTS_LIMIT = 500;
 
 /** The alerts linked to an incident, most severe first. */
 export const fetchLinkedAlerts = (id: number, signal?: AbortSignal) =>
-  http.post<ListAnswer<AlertWire>>('/api/alerts/check/', {
-    params: { pageSize: LINKED_ALERTS_LIMIT, ordering: '-severity' },
-    data: { incidentId: id },
+  call(endpoints.alerts.list, {
+    query: { pageSize: LINKED_ALERTS_LIMIT, ordering: '-severity' },
+    body: { incidentId: id },
     signal,
   });
 

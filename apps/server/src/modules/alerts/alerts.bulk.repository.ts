@@ -1,0 +1,113 @@
+import type { AlertBulk } from '@vigil/contract';
+import type { Queryable } from '../../db/database';
+import { sql, type SqlFragment } from '../../db/sql';
+import { tenantCondition, type TenantScope } from '../../http/tenancy';
+import type { AuditContext } from '../audit/audit.repository';
+import { alertWhere } from './alerts.repository';
+
+/** Whether a user may be given alerts of `companyId`: one of its own, or staff who can see it. */
+export async function assignable(db: Queryable, userId: number, companyId: number | null): Promise<boolean> {
+  const { rows } = await db.query(sql`
+    SELECT 1 FROM users u WHERE u.id = ${userId} AND (
+      ${companyId}::int8 IS NULL OR u.company_id = ${companyId}::int8 OR u.all_companies
+      OR EXISTS (SELECT 1 FROM user_companies uc WHERE uc.user_id = u.id AND uc.company_id = ${companyId}::int8))`);
+  return rows.length > 0;
+}
+
+/** Whether a user may be given alerts of any company in a scope: a user of one of them, or staff who see all. */
+export async function assignableInScope(db: Queryable, userId: number, scope: TenantScope): Promise<boolean> {
+  const { rows } = await db.query(sql`
+    SELECT 1 FROM users u WHERE u.id = ${userId} AND (u.all_companies OR ${tenantCondition(scope, sql`u.company_id`)})`);
+  return rows.length > 0;
+}
+
+/** What one bulk change did in one company: how many alerts changed and the first 500 of their ids. */
+export interface BulkChanged {
+  company_id: number;
+  n: number;
+  ids: number[];
+}
+
+/** The SET clause and the "would change" condition of one (already checked) bulk action over alias `a`. */
+function actionSql(action: AlertBulk['action'], incident: { company_id: number; id: number } | null) {
+  switch (action.action) {
+    case 'assign':
+      return {
+        set: sql`assignee_id = ${action.assignee_id}::int8`,
+        changed: sql`a.assignee_id IS DISTINCT FROM ${action.assignee_id}::int8`,
+      };
+    case 'set_status': {
+      const final = action.status === 'resolved' || action.status === 'closed';
+      const resolution = final ? (action.resolution ?? null) : null;
+      return {
+        set: sql`status = ${action.status}, resolution = ${resolution}::text`,
+        changed: sql`(a.status, a.resolution) IS DISTINCT FROM (${action.status}::text, ${resolution}::text)`,
+      };
+    }
+    case 'add_tags':
+      return {
+        set: sql`tags = ARRAY(SELECT DISTINCT t FROM unnest(a.tags || ${action.tags}::text[]) t ORDER BY t)`,
+        changed: sql`NOT (a.tags @> ${action.tags}::text[])`,
+      };
+    case 'remove_tags':
+      return {
+        set: sql`tags = ARRAY(SELECT t FROM unnest(a.tags) t WHERE t <> ALL(${action.tags}::text[]))`,
+        changed: sql`a.tags && ${action.tags}::text[]`,
+      };
+    case 'add_to_incident': {
+      if (!incident) throw new Error('add_to_incident needs the incident it adds to.');
+      return {
+        set: sql`incident_id = ${incident.id}::int8`,
+        // Alerts join incidents of their own company only.
+        changed: sql`a.company_id = ${incident.company_id}::int8 AND a.incident_id IS DISTINCT FROM ${incident.id}::int8`,
+      };
+    }
+  }
+}
+
+/**
+ * One bulk action over the alerts named by ids or by a filter, in the caller's tenant scope: one
+ * UPDATE … WHERE for all of them (rows that would not change are skipped), one audit record per
+ * company listing the action, the selection and the count, and one narrow row per alert in
+ * alert_bulk_changes so each alert's history shows the bulk record — all in a single statement.
+ * The action has been checked by the caller; `incident` is the checked target of add_to_incident.
+ */
+export async function bulkUpdateAlerts(
+  tx: Queryable,
+  scope: TenantScope,
+  context: AuditContext,
+  request: AlertBulk,
+  incident: { company_id: number; id: number } | null,
+): Promise<BulkChanged[]> {
+  const selection: SqlFragment = request.ids
+    ? sql.and([tenantCondition(scope, sql`a.company_id`), sql`a.id = ANY(${request.ids}::int8[])`])
+    : alertWhere(request.filter ?? {}, scope);
+  const { set, changed } = actionSql(request.action, incident);
+  const described = JSON.stringify({
+    action: request.action,
+    ...(request.ids ? { ids: request.ids.length > 1000 ? `${request.ids.length} ids` : request.ids } : {}),
+    ...(request.filter ? { filter: request.filter } : {}),
+  });
+  const { rows } = await tx.query<BulkChanged>(sql`
+    WITH upd AS (
+      UPDATE alerts a SET ${set}, updated_at = now()
+      WHERE ${selection} AND ${changed}
+      RETURNING a.company_id, a.id
+    ),
+    logs AS (
+      INSERT INTO system_logs (company_id, user_id, username, impersonator_id, ip, action, object_type, object_id,
+                               object_repr, changes)
+      SELECT company_id, ${context.userId}::int8, ${context.username}::text, ${context.impersonatorId}::int8,
+             ${context.ip}::text, 'bulk_update', 'alert', NULL, count(*)::text || ' alert(s)',
+             jsonb_build_object('bulk', jsonb_build_object('before', NULL, 'after', ${described}::jsonb),
+                                'count', jsonb_build_object('before', NULL, 'after', count(*)))
+      FROM upd GROUP BY company_id
+      RETURNING id, company_id
+    ),
+    history AS (
+      INSERT INTO alert_bulk_changes (company_id, alert_id, system_log_id)
+      SELECT u.company_id, u.id, l.id FROM upd u JOIN logs l ON l.company_id = u.company_id
+    )
+    SELECT company_id, count(*)::int8 AS n, (array_agg(id ORDER BY id))[1:500] AS ids FROM upd GROUP BY company_id`);
+  return rows.map((r) => ({ company_id: Number(r.company_id), n: Number(r.n), ids: r.ids.map(Number) }));
+}

@@ -1,0 +1,117 @@
+import type { MatcherCreate, MatcherUpdate } from '@vigil/contract';
+import type { Database } from '../../db/database';
+import type { Actor } from '../../http/actor';
+import { forbidden, notFound, ValidationError } from '../../http/errors';
+import { inScope } from '../../http/tenancy';
+import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import {
+  deleteMatcher,
+  findMatcher,
+  insertMatcher,
+  toMatcher,
+  updateMatcher,
+  type MatcherRow,
+  type MatcherValues,
+} from './matchers.repository';
+import { isPrivateLiteralUrl } from './network-guard';
+
+const allCompaniesForbidden = () => forbidden('Only staff who see every company can make a matcher for all companies.');
+
+/** Matchers: each change in one transaction with its audit record. */
+export class MatchersService {
+  constructor(
+    private readonly db: Database,
+    /** Webhooks may call loopback, private and link-local addresses (tests, closed networks). */
+    private readonly allowPrivateAddresses: boolean,
+  ) {}
+
+  /** A webhook written as a refused address is refused now rather than failing later in the job. */
+  private checkWebhooks(actions: readonly { type: string; url?: string }[]): void {
+    if (this.allowPrivateAddresses) return;
+    actions.forEach((action, index) => {
+      if (action.type === 'notify_webhook' && action.url !== undefined && isPrivateLiteralUrl(action.url)) {
+        throw ValidationError.field(
+          `actions.${index}.url`,
+          'Webhooks may not call loopback, private or link-local addresses.',
+        );
+      }
+    });
+  }
+
+  async get(actor: Actor, id: number): Promise<MatcherRow> {
+    const row = await findMatcher(this.db, actor.scope, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async create(actor: Actor, audit: AuditContext, input: MatcherCreate): Promise<MatcherRow> {
+    this.checkWebhooks(input.actions);
+    const companyId = input.company_id ?? actor.companyId;
+    if (!inScope(actor.scope, companyId)) throw ValidationError.field('company_id', 'No such company.');
+    if (input.all_companies && actor.scope.companies !== 'all') throw allCompaniesForbidden();
+    const values: MatcherValues = {
+      name: input.name,
+      enabled: input.enabled ?? true,
+      all_companies: input.all_companies ?? false,
+      position: input.position ?? 0,
+      conditions: input.conditions,
+      actions: input.actions,
+    };
+    return this.db.transaction(async (tx) => {
+      const created = await insertMatcher(tx, companyId, values);
+      await recordAudit(tx, audit, {
+        action: 'create',
+        objectType: 'matcher',
+        objectId: created.id,
+        objectRepr: created.name,
+        companyId,
+        after: values as unknown as Record<string, unknown>,
+      });
+      return created;
+    });
+  }
+
+  async update(actor: Actor, audit: AuditContext, id: number, patch: MatcherUpdate): Promise<MatcherRow> {
+    return this.db.transaction(async (tx) => {
+      const before = await findMatcher(tx, actor.scope, id, true);
+      if (!before) throw notFound();
+      if (patch.actions) this.checkWebhooks(patch.actions);
+      if (patch.all_companies && actor.scope.companies !== 'all') throw allCompaniesForbidden();
+      const values: MatcherValues = {
+        name: patch.name ?? before.name,
+        enabled: patch.enabled ?? before.enabled,
+        all_companies: patch.all_companies ?? before.all_companies,
+        position: patch.position ?? before.position,
+        conditions: patch.conditions ?? before.conditions,
+        actions: patch.actions ?? before.actions,
+      };
+      const after = await updateMatcher(tx, before, values);
+      await recordAudit(tx, audit, {
+        action: 'update',
+        objectType: 'matcher',
+        objectId: id,
+        objectRepr: after.name,
+        companyId: after.company_id,
+        before: { ...toMatcher(before) },
+        after: { ...toMatcher(after) },
+      });
+      return after;
+    });
+  }
+
+  async remove(actor: Actor, audit: AuditContext, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const before = await findMatcher(tx, actor.scope, id, true);
+      if (!before) throw notFound();
+      await deleteMatcher(tx, before);
+      await recordAudit(tx, audit, {
+        action: 'delete',
+        objectType: 'matcher',
+        objectId: id,
+        objectRepr: before.name,
+        companyId: before.company_id,
+        before: { ...toMatcher(before) },
+      });
+    });
+  }
+}
