@@ -75,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           'req.headers.cookie',
           'req.headers.authorization',
           'req.headers["x-csrftoken"]',
+          'req.headers["x-xsrf-token"]',
           'res.headers["set-cookie"]',
         ],
         censor: '***',
