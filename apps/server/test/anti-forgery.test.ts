@@ -70,14 +70,15 @@ describe('anti-forgery cookie pairs', () => {
   it('refuses a mismatch in either pair with 403', async () => {
     const client = await signedIn();
     const secret = client.cookie('csrf_token')!;
-    for (const headers of [
+    const cases: Record<string, string>[] = [
       {},
       { 'x-csrftoken': 'forged' },
       { 'x-xsrf-token': 'forged' },
       // One right header does not excuse a wrong one.
       { 'x-csrftoken': secret, 'x-xsrf-token': 'forged' },
       { 'x-csrftoken': 'forged', 'x-xsrf-token': secret },
-    ]) {
+    ];
+    for (const headers of cases) {
       const answer = await change(client, headers);
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect(answer.body).toMatchObject({ code: 'csrf_failed' });
