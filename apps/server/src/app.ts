@@ -17,6 +17,7 @@ import { registerHealth } from './modules/health/health.routes';
 import { registerIncidents } from './modules/incidents/incidents.routes';
 import { registerIndicators } from './modules/indicators/indicators.routes';
 import { registerIngest } from './modules/ingest/ingest.routes';
+import { installMaintenance } from './modules/maintenance/maintenance.guard';
 import { registerJobs } from './modules/jobs/jobs.module';
 import { registerLive } from './modules/live/live.routes';
 import { registerMail } from './modules/mail/mail.routes';
@@ -98,6 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   await app.register(fastifyCookie);
+  // Maintenance answers 423 before anyone is looked up.
+  installMaintenance(app, deps);
   installAuthHooks(app, deps);
   app.decorate('guardedRoutes', installPermissionGuard(app));
   for (const register of modules) await register(app, deps);

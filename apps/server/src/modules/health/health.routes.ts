@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { currentMigration } from '../../db/migrate';
 
-/** `GET /api/health/`: is the database reachable, and at which migration. Open to all. */
+/** `GET /api/health/`: is the database reachable, and at which migration. Open to all, maintenance or not. */
 export async function registerHealth(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.get(
     '/api/health/',
-    { config: { public: true }, schema: { response: { 200: healthSchema, 503: healthSchema } } },
+    { config: { public: true, maintenanceOpen: true }, schema: { response: { 200: healthSchema, 503: healthSchema } } },
     async (_request, reply) => {
       let reachable = true;
       let migration: string | null = null;
