@@ -17,7 +17,7 @@ describe('the 401 redirect to sign-in', () => {
 
   describe('through the HTTP client', () => {
     const fetchMock = vi.fn<typeof fetch>();
-    let assign: ReturnType<typeof vi.fn>;
+    let assign: ReturnType<typeof vi.fn<(url: string | URL) => void>>;
 
     beforeEach(() => {
       vi.stubGlobal('fetch', fetchMock);
@@ -29,7 +29,7 @@ describe('the 401 redirect to sign-in', () => {
             headers: { 'Content-Type': 'application/json' },
           }),
       );
-      assign = vi.fn();
+      assign = vi.fn<(url: string | URL) => void>();
       vi.spyOn(window.location, 'assign').mockImplementation(assign);
       setUpRequestHandling();
     });

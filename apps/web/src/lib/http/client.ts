@@ -139,6 +139,8 @@ function failure(status: number, body: unknown, options: RequestOptions): ApiErr
     detail,
   });
 
+  // Any answer but 423 means the system is not being updated (any more).
+  if (status !== 423) emitHttpEvent('system-available');
   if (status === 401) {
     if (options.redirectOnUnauthorized !== false) handlers.onUnauthorized();
     return error;
