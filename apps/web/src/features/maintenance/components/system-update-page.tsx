@@ -33,7 +33,14 @@ export function SystemUpdatePage({ onAvailable }: { onAvailable?: () => void }) 
   );
   const language = currentLanguage();
   return (
-    <div className="vigil-message-page" role="status" aria-live="polite" data-testid="system-update-page">
+    <div
+      className="vigil-message-page"
+      role="status"
+      aria-live="polite"
+      data-testid="system-update-page"
+      // Its own background: shown instead of the application, whose Mantine styles may still hold the page's.
+      style={{ background: 'var(--vigil-background)' }}
+    >
       <BrandMark size={44} />
       <h1 className="vigil-text vigil-text--h2">{t('maintenance.pageTitle')}</h1>
       <p className="vigil-text vigil-text--body1 vigil-text--medium">{t('maintenance.pageMessage')}</p>
