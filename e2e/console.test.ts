@@ -267,10 +267,10 @@ describe('the signed-in console', () => {
     await page.getByText('The system log could not be loaded.').waitFor();
     expect(await notifications().count()).toBe(0);
 
-    // 423: the maintenance banner, no notification.
-    answer = { status: 423, body: { detail: 'The system is being updated.' } };
+    // 423: the full-page system-update view instead of the console, no notification.
+    answer = { status: 423, body: { detail: 'The system is being updated.', code: 'maintenance' } };
     await trigger();
-    await page.getByTestId('maintenance-banner').waitFor();
+    await page.getByTestId('system-update-page').waitFor();
     expect(await notifications().count()).toBe(0);
 
     // Messages in a successful answer: shown as they are, 100 px from the top, with a close button.
@@ -284,11 +284,13 @@ describe('the signed-in console', () => {
         messages: [{ title: 'Export ready', message: 'Your export has been mailed.', type: 'success' }],
       },
     };
-    await trigger();
+    // The view asks the server again after 5 s; its normal answer gives the console back, on the same
+    // page, which loads its list again.
+    await page.clock.runFor(5000);
+    await page.getByTestId('system-update-page').waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe(SYSTEM_LOG);
     const message = notifications().filter({ hasText: 'Export ready' });
     await message.waitFor();
-    // The next normal answer ends the maintenance banner.
-    expect(await page.getByTestId('maintenance-banner').count()).toBe(0);
     // The stack of server messages starts 100 px from the top.
     expect(await message.evaluate((element) => element.parentElement!.getBoundingClientRect().top)).toBe(100);
     await message.getByRole('button', { name: 'Close' }).click();

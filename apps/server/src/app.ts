@@ -24,6 +24,7 @@ import type { IndicatorIndexSource } from './modules/indicators/indicator-index'
 import { IndicatorIndexService } from './modules/indicators/indicator-index.service';
 import { registerIndicators } from './modules/indicators/indicators.routes';
 import { registerIngest } from './modules/ingest/ingest.routes';
+import { installMaintenance } from './modules/maintenance/maintenance.guard';
 import { registerJobs } from './modules/jobs/jobs.module';
 import type { LiveEvent } from './modules/live/live.bus';
 import { registerLive } from './modules/live/live.routes';
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           'req.headers.cookie',
           'req.headers.authorization',
           'req.headers["x-csrftoken"]',
+          'req.headers["x-xsrf-token"]',
           'res.headers["set-cookie"]',
         ],
         censor: '***',
@@ -134,6 +136,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   await app.register(fastifyCookie);
+  // Maintenance answers 423 before anyone is looked up.
+  installMaintenance(app, deps);
   installAuthHooks(app, deps);
   app.decorate('guardedRoutes', installPermissionGuard(app));
   const services = await buildServices(app, deps);

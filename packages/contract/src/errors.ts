@@ -16,10 +16,33 @@ export const validationErrorSchema = z.object({
 });
 export type ValidationErrorBody = z.infer<typeof validationErrorSchema>;
 
-/** Any other error answer (401, 403, 404, 409, 413, 423, 5xx). */
+/** Any other error answer (401, 403, 404, 409, 413, 5xx; 423 adds `maintenance`, see below). */
 export const errorSchema = z.object({
   detail: z.string(),
   code: z.string().optional(),
   messages: z.array(messageSchema).optional(),
 });
 export type ErrorBody = z.infer<typeof errorSchema>;
+
+/** Why the system answers 423: an administrator turned maintenance on, or the database is being migrated. */
+export const maintenanceReasons = ['administrator', 'migration'] as const;
+export type MaintenanceReason = (typeof maintenanceReasons)[number];
+
+/** Seconds a client should wait before asking again while the system is being updated (also in `Retry-After`). */
+export const MAINTENANCE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * 423 answer while the system is being updated: the usual error shape (`code` is `maintenance`)
+ * with what is going on. Every /api/ route answers it except the health check.
+ */
+export const maintenanceErrorSchema = errorSchema.extend({
+  code: z.literal('maintenance'),
+  maintenance: z.object({
+    reason: z.enum(maintenanceReasons),
+    /** When maintenance began (ISO 8601), when known. */
+    since: z.string().nullable(),
+    /** Seconds to wait before trying again. */
+    retry_after: z.number().int().positive(),
+  }),
+});
+export type MaintenanceErrorBody = z.infer<typeof maintenanceErrorSchema>;

@@ -1,10 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase, type Database } from '../db/database';
-import { currentMigration, migrate, readMigrations } from '../db/migrate';
+import { currentMigration, readMigrations } from '../db/migrate';
 import { pruneEvents } from '../modules/events/retention';
+import { migrateUnderMaintenance } from '../modules/maintenance/maintenance.repository';
 import { appVersion } from '../version';
 import { registerDemoCommands } from './demo-commands';
+import { registerMaintenanceCommands } from './maintenance-commands';
 import { createAdmin, resetPassword, unlock } from './user-commands';
 
 /** Opens the configured database, runs `work`, and always closes it. */
@@ -29,9 +31,9 @@ export function buildCli(): Command {
 
   program
     .command('migrate')
-    .description('apply pending database migrations')
+    .description('apply pending database migrations (running servers answer 423 meanwhile)')
     .action(async () => {
-      const applied = await withDatabase((db) => migrate(db));
+      const applied = await withDatabase((db) => migrateUnderMaintenance(db));
       console.log(
         applied.length === 0
           ? 'The database is up to date.'
@@ -102,6 +104,7 @@ export function buildCli(): Command {
     });
 
   registerDemoCommands(program);
+  registerMaintenanceCommands(program, withDatabase);
 
   return program;
 }

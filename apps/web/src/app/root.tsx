@@ -1,6 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBoundary } from '../components/error-boundary';
+import { SystemUpdatePage } from '../features/maintenance/components/system-update-page';
+import { useSystemUpdating } from '../features/maintenance/lib/system-update';
 import { NotificationViewport } from '../lib/notifications';
 import { ProgressBar } from '../lib/progress';
 import { isActivationPath, isMainAppAllowed, useCurrentUser } from '../lib/session';
@@ -22,6 +24,9 @@ function Splash() {
 export function Root() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  // While the server answers 423 the whole page says so; the application comes back, at the same
+  // address, with the first normal answer.
+  const updating = useSystemUpdating();
   // An activation link always opens its screen, even in a browser where someone is signed in.
   const path = window.location.pathname;
   const main = isMainAppAllowed(user, path) && !isActivationPath(path);
@@ -37,7 +42,11 @@ export function Root() {
           reload: t('errors.reload'),
         }}
       >
-        <Suspense fallback={<Splash />}>{main ? <MainApp /> : <ReducedApp />}</Suspense>
+        {updating ? (
+          <SystemUpdatePage />
+        ) : (
+          <Suspense fallback={<Splash />}>{main ? <MainApp /> : <ReducedApp />}</Suspense>
+        )}
       </ErrorBoundary>
       <NotificationViewport closeLabel={t('common.close')} />
     </VigilThemeProvider>

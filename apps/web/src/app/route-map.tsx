@@ -83,7 +83,7 @@ export const routeMap: readonly NavSection[] = [
   {
     id: 'graph',
     icon: IconChartDots3,
-    routes: [{ id: 'graph', path: '/graph', permission: view('incidents'), page: GraphPage }],
+    routes: [{ id: 'graph', path: '/graph', permission: view('alerts'), page: GraphPage }],
   },
   {
     id: 'alerts',

@@ -1,5 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot, type Root as ReactRoot } from 'react-dom/client';
+import { SystemUpdatePage } from '../features/maintenance/components/system-update-page';
+import { ApiError } from '../lib/http';
 import { initI18n, initialLanguage } from '../lib/i18n';
 import {
   applyLabel,
@@ -30,6 +32,12 @@ export async function startConsole(container: HTMLElement, reactRoot: ReactRoot 
     user = await fetchCurrentUser();
   } catch (error) {
     await i18nReady;
+    if (error instanceof ApiError && error.status === 423) {
+      // The system is being updated: say so, and start again once the server answers normally.
+      applyTheme(DEFAULT_THEME);
+      reactRoot.render(<SystemUpdatePage onAvailable={() => void startConsole(container, reactRoot)} />);
+      return;
+    }
     console.error('The current user could not be loaded', error);
     reactRoot.render(<StartupFailure onRetry={() => void startConsole(container, reactRoot)} />);
     return;

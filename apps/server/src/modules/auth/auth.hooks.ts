@@ -29,6 +29,9 @@ declare module 'fastify' {
 export const SESSION_COOKIE = 'vigil_session';
 export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'x-csrftoken';
+/** The second anti-forgery pair: the same secret under the cookie and header names some clients expect. */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'x-xsrf-token';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const tokenScheme = /^Token(\s|$)/i;
@@ -40,11 +43,42 @@ function sameSecret(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** Sets a fresh anti-forgery cookie (readable by the page, so it can echo it in X-CSRFToken). */
+function setAntiForgeryCookies(reply: FastifyReply, token: string, secure: boolean, which: 'both' | 'xsrf'): void {
+  const options = { path: '/', sameSite: 'lax', httpOnly: false, secure } as const;
+  if (which === 'both') reply.setCookie(CSRF_COOKIE, token, options);
+  reply.setCookie(XSRF_COOKIE, token, options);
+}
+
+/**
+ * Sets a fresh anti-forgery secret in two cookies readable by the page, `csrf_token` and
+ * `XSRF-TOKEN` (same value), so it can echo it in X-CSRFToken or X-XSRF-TOKEN.
+ */
 export function issueCsrfCookie(reply: FastifyReply, secure: boolean): string {
   const token = randomBytes(24).toString('base64url');
-  reply.setCookie(CSRF_COOKIE, token, { path: '/', sameSite: 'lax', httpOnly: false, secure });
+  setAntiForgeryCookies(reply, token, secure, 'both');
   return token;
+}
+
+type Cookies = Record<string, string | undefined>;
+type Headers = Record<string, string | string[] | undefined>;
+
+/**
+ * The anti-forgery check of an unsafe request: at least one pair (X-CSRFToken = csrf_token cookie,
+ * or X-XSRF-TOKEN = XSRF-TOKEN cookie) matches, and no anti-forgery header sent disagrees with its cookie.
+ */
+export function antiForgeryPasses(cookies: Cookies, headers: Headers): boolean {
+  let matched = false;
+  for (const [cookieName, headerName] of [
+    [CSRF_COOKIE, CSRF_HEADER],
+    [XSRF_COOKIE, XSRF_HEADER],
+  ] as const) {
+    const header = headers[headerName];
+    if (header === undefined) continue;
+    const cookie = cookies[cookieName];
+    if (!cookie || typeof header !== 'string' || !sameSecret(cookie, header)) return false;
+    matched = true;
+  }
+  return matched;
 }
 
 export const ipNotAllowed = () =>
@@ -56,7 +90,8 @@ export const passwordExpired = () =>
 
 /**
  * Before any /api/ handler runs:
- * 1. unsafe requests must carry an X-CSRFToken equal to the csrf_token cookie (403), unless they
+ * 1. unsafe requests must carry an X-CSRFToken equal to the csrf_token cookie or an X-XSRF-TOKEN
+ *    equal to the XSRF-TOKEN cookie, and no anti-forgery header that differs from its cookie (403), unless they
  *    authenticate with an API key — then cookies are ignored entirely, so a key header cannot be
  *    used to slip a cookie session past the check;
  * 2. the caller is resolved from `Authorization: Token <key>` (401 when unknown or revoked) or the
@@ -107,17 +142,19 @@ export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
     await stopListening?.();
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
     if (request.routeOptions.config?.bearerKey) return;
     const authorization = request.headers.authorization ?? '';
     const usesToken = tokenScheme.test(authorization);
-    if (unsafeMethods.has(request.method) && !usesToken) {
-      const cookie = request.cookies[CSRF_COOKIE];
-      const header = request.headers[CSRF_HEADER];
-      if (!cookie || typeof header !== 'string' || !sameSecret(cookie, header)) {
-        throw new HttpError(403, 'CSRF token missing or incorrect.', 'csrf_failed');
-      }
+    if (!usesToken) {
+      // A browser that got its csrf_token before XSRF-TOKEN existed gets the second cookie now.
+      const secret = request.cookies[CSRF_COOKIE];
+      if (secret && request.cookies[XSRF_COOKIE] !== secret)
+        setAntiForgeryCookies(reply, secret, config.cookieSecure, 'xsrf');
+    }
+    if (unsafeMethods.has(request.method) && !usesToken && !antiForgeryPasses(request.cookies, request.headers)) {
+      throw new HttpError(403, 'CSRF token missing or incorrect.', 'csrf_failed');
     }
     let caller: ResolvedCaller | null = null;
     if (usesToken) {

@@ -1,6 +1,13 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, ERROR_NOTIFICATION_THROTTLE_MS, http, type ClientNotification } from './client';
+import {
+  clearNotifications,
+  getNotifications,
+  NOTIFICATION_THROTTLE_MS,
+  notify,
+  notifyServerMessage,
+} from '../notifications/store';
+import { configureHttp, http, type ClientNotification } from './client';
 import { ApiError, isCancelled } from './errors';
 import { onHttpEvent } from './events';
 
@@ -127,7 +134,7 @@ describe('the HTTP client (spec §7, §8)', () => {
       { type: 'error', title: 'Something wrong happened', message: 'Backend answered with 404', fromServer: false },
     ]);
 
-    vi.setSystemTime(Date.now() + ERROR_NOTIFICATION_THROTTLE_MS + 1);
+    vi.setSystemTime(Date.now() + NOTIFICATION_THROTTLE_MS + 1);
     fetchMock.mockResolvedValueOnce(
       answer(400, {
         errors: { first_name: ['Too long.'], non_field_errors: ['Check the form.'] },
@@ -141,16 +148,22 @@ describe('the HTTP client (spec §7, §8)', () => {
     expect(invalid.fieldError('firstName')).toBe('Too long.');
   });
 
-  it('throttles error notifications to one per 2 s, the first one winning', async () => {
+  it('throttles error notifications to one per 2 s, the first one winning (through the notification system)', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
+    clearNotifications();
+    configureHttp({
+      notify: ({ fromServer, ...notification }) =>
+        void (fromServer ? notifyServerMessage(notification) : notify(notification)),
+    });
     fetchMock.mockImplementation(async () => answer(409, { detail: 'Conflict.' }));
     await http.get('/api/a/').catch(() => null);
-    vi.setSystemTime(Date.now() + ERROR_NOTIFICATION_THROTTLE_MS - 1);
+    vi.setSystemTime(Date.now() + NOTIFICATION_THROTTLE_MS - 1);
     await http.get('/api/b/').catch(() => null);
-    expect(notified).toHaveLength(1);
+    expect(getNotifications()).toHaveLength(1);
     vi.setSystemTime(Date.now() + 2);
     await http.get('/api/c/').catch(() => null);
-    expect(notified).toHaveLength(2);
+    expect(getNotifications()).toHaveLength(2);
+    clearNotifications();
   });
 
   it('a cancelled call is rejected silently and still ends its progress', async () => {

@@ -50,8 +50,6 @@ export interface HttpHandlers {
 
 const CSRF_COOKIE = 'csrf_token';
 const XSRF_COOKIE = 'XSRF-TOKEN';
-/** Error notifications: at most one per this many milliseconds, the first one wins (spec §8, §9). */
-export const ERROR_NOTIFICATION_THROTTLE_MS = 2000;
 
 const unsafeMethods = new Set<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -67,12 +65,10 @@ let handlers: HttpHandlers = {
   onRequestStart: () => undefined,
   onRequestEnd: () => undefined,
 };
-let lastErrorNotificationAt = Number.NEGATIVE_INFINITY;
 
 /** Installs the console's handlers; partial, so tests can set what they need. */
 export function configureHttp(next: Partial<HttpHandlers>): void {
   handlers = { ...handlers, ...next };
-  lastErrorNotificationAt = Number.NEGATIVE_INFINITY;
 }
 
 export function readCookie(name: string): string | null {
@@ -128,14 +124,6 @@ function showServerMessages(messages: readonly ServerMessage[]): void {
   }
 }
 
-/** Error notifications go through here: one per throttle window, leading edge. */
-function notifyError(show: () => void): void {
-  const now = Date.now();
-  if (now - lastErrorNotificationAt < ERROR_NOTIFICATION_THROTTLE_MS) return;
-  lastErrorNotificationAt = now;
-  show();
-}
-
 /** Spec §8, the error catalogue, applied to an answer outside 200–299. */
 function failure(status: number, body: unknown, options: RequestOptions): ApiError {
   const messages = messagesOf(body);
@@ -151,6 +139,8 @@ function failure(status: number, body: unknown, options: RequestOptions): ApiErr
     detail,
   });
 
+  // Any answer but 423 means the system is not being updated (any more).
+  if (status !== 423) emitHttpEvent('system-available');
   if (status === 401) {
     if (options.redirectOnUnauthorized !== false) handlers.onUnauthorized();
     return error;
@@ -160,14 +150,13 @@ function failure(status: number, body: unknown, options: RequestOptions): ApiErr
     return error;
   }
   if (status >= 500 || options.notifyErrors === false) return error;
-  notifyError(() => {
-    if (messages.length > 0) {
-      showServerMessages(messages);
-      return;
-    }
-    const texts = handlers.texts();
-    handlers.notify({ type: 'error', title: texts.errorTitle, message: texts.errorMessage(status), fromServer: false });
-  });
+  // Repeats of the same notification within 2 s are dropped by the notification system, for every kind.
+  if (messages.length > 0) {
+    showServerMessages(messages);
+    return error;
+  }
+  const texts = handlers.texts();
+  handlers.notify({ type: 'error', title: texts.errorTitle, message: texts.errorMessage(status), fromServer: false });
   return error;
 }
 
@@ -241,14 +230,12 @@ export async function request<Wire = unknown>(
       if (timedOut) throw new ApiError('ECONNABORTED', `The call timed out after ${options.timeout} ms`, { cause });
       if (controller.signal.aborted) throw new ApiError('ERR_CANCELED', 'The call was cancelled', { cause });
       if (options.notifyErrors !== false) {
-        notifyError(() =>
-          handlers.notify({
-            type: 'error',
-            title: handlers.texts().errorTitle,
-            message: handlers.texts().networkError,
-            fromServer: false,
-          }),
-        );
+        handlers.notify({
+          type: 'error',
+          title: handlers.texts().errorTitle,
+          message: handlers.texts().networkError,
+          fromServer: false,
+        });
       }
       throw new ApiError('ERR_NETWORK', 'Network Error', { cause });
     }

@@ -1,4 +1,4 @@
-export { configureHttp, http, request, readCookie, ERROR_NOTIFICATION_THROTTLE_MS } from './client';
+export { configureHttp, http, request, readCookie } from './client';
 export type { ClientNotification, HttpHandlers, HttpMethod, RequestOptions } from './client';
 export { ApiError, hasFieldErrors, isCancelled } from './errors';
 export type { ApiErrorCode, ServerMessage } from './errors';

@@ -17,6 +17,11 @@ export const NOTIFICATION_Z_INDEX = 2000;
 /** Distance from the window's edge: server messages sit lower, clear of the header. */
 export const NOTIFICATION_OFFSET_PX = 16;
 export const SERVER_MESSAGE_OFFSET_PX = 100;
+/**
+ * A notification identical to one shown less than this long ago (same type, title and text) is
+ * not shown again, whatever its type: the first one stands for the burst.
+ */
+export const NOTIFICATION_THROTTLE_MS = 2000;
 
 export interface NotificationInput {
   type: NotificationType;
@@ -40,6 +45,18 @@ export interface ShownNotification extends Required<Omit<NotificationInput, 'tit
 
 let nextId = 1;
 let shown: readonly ShownNotification[] = [];
+/** When each recent notification was shown, by its type, title and text; and its id. */
+const recent = new Map<string, { at: number; id: number }>();
+
+/** The id of an identical notification shown within the throttle window, else null (and remembers this one). */
+function repeated(key: string, id: number): number | null {
+  const now = Date.now();
+  for (const [other, seen] of recent) if (now - seen.at >= NOTIFICATION_THROTTLE_MS) recent.delete(other);
+  const earlier = recent.get(key);
+  if (earlier) return earlier.id;
+  recent.set(key, { at: now, id });
+  return null;
+}
 const listeners = new Set<() => void>();
 
 function publish(next: readonly ShownNotification[]): void {
@@ -47,7 +64,11 @@ function publish(next: readonly ShownNotification[]): void {
   for (const listener of listeners) listener();
 }
 
-/** Shows a notification and returns its id. An unknown type or position is refused with a warning. */
+/**
+ * Shows a notification and returns its id. An unknown type or position is refused with a warning.
+ * One identical to a notification shown less than NOTIFICATION_THROTTLE_MS ago is dropped, and
+ * the id of that earlier one is returned.
+ */
 export function notify(input: NotificationInput): number {
   let type = input.type;
   if (!notificationTypes.includes(type)) {
@@ -59,10 +80,13 @@ export function notify(input: NotificationInput): number {
     console.warn(`Unknown notification position "${String(position)}"; shown top-right.`);
     position = 'top-right';
   }
+  const title = input.title ?? '';
+  const earlier = repeated(JSON.stringify([type, title, input.message]), nextId);
+  if (earlier !== null) return earlier;
   const notification: ShownNotification = {
     id: nextId++,
     type,
-    title: input.title ?? '',
+    title,
     message: input.message,
     useHtml: input.useHtml ?? false,
     position,
@@ -83,7 +107,9 @@ export function closeNotification(id: number): void {
   if (shown.some((item) => item.id === id)) publish(shown.filter((item) => item.id !== id));
 }
 
+/** Closes every notification and forgets the recent ones, so the next one shows whatever it repeats. */
 export function clearNotifications(): void {
+  recent.clear();
   publish([]);
 }
 

@@ -10,6 +10,7 @@ import { useSignedInUser } from '../../../lib/session';
 import type { alertList } from '../api/alerts';
 import { useAssignableUsers, useCompanyNames, userLabel } from '../api/hooks';
 import { periods } from '../lib/time-range';
+import { DateTimeInput } from '../../../lib/dates/date-time-input';
 
 type State = ListState<(typeof alertList)['filters']>;
 
@@ -173,23 +174,17 @@ export const AlertFilters = memo(function AlertFilters({
         />
         {custom && (
           <>
-            <TextInput
+            <DateTimeInput
               className="vigil-filters__date"
-              type="datetime-local"
               label={t('alerts.filters.from')}
               value={isoToZonedInput(f.lastSeenFrom)}
-              onChange={(event) =>
-                list.setFilters({ lastSeenFrom: zonedInputToIso(event.currentTarget.value) ?? undefined })
-              }
+              onChange={(value) => list.setFilters({ lastSeenFrom: zonedInputToIso(value) ?? undefined })}
             />
-            <TextInput
+            <DateTimeInput
               className="vigil-filters__date"
-              type="datetime-local"
               label={t('alerts.filters.to')}
               value={isoToZonedInput(f.lastSeenTo)}
-              onChange={(event) =>
-                list.setFilters({ lastSeenTo: zonedInputToIso(event.currentTarget.value) ?? undefined })
-              }
+              onChange={(value) => list.setFilters({ lastSeenTo: zonedInputToIso(value) ?? undefined })}
             />
           </>
         )}

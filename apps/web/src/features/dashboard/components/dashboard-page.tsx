@@ -10,7 +10,6 @@ import {
   Skeleton,
   Stack,
   Text,
-  TextInput,
   Tooltip,
 } from '@mantine/core';
 import { IconLayoutDashboard, IconPlus, IconRefresh } from '@tabler/icons-react';
@@ -31,6 +30,7 @@ import { createWidget, deleteWidget, fetchWidgets, saveLayout, widgetKeys, type 
 import { customRange, isPeriodPreset, presetRange, type Period, type PeriodPreset } from '../lib/period';
 import { defaultSize, moveItem } from '../lib/shape';
 import { WidgetCard } from './widget-card';
+import { DateTimeInput } from '../../../lib/dates/date-time-input';
 
 /** The period and company of the dashboard, kept in the URL (`?period=7d&company=3`, `?period=custom&from=…&to=…`). */
 function useDashboardScope() {
@@ -293,21 +293,19 @@ export default function DashboardPage() {
         />
         {scope.preset === 'custom' && (
           <>
-            <TextInput
-              type="datetime-local"
+            <DateTimeInput
               size="sm"
               label={t('dashboard.period.from')}
               value={isoToZonedInput(scope.fromParam)}
-              onChange={(event) => scope.update({ from: zonedInputToIso(event.currentTarget.value) })}
+              onChange={(value) => scope.update({ from: zonedInputToIso(value) })}
               error={customInvalid ? t('dashboard.period.invalid') : undefined}
               data-testid="dashboard-from"
             />
-            <TextInput
-              type="datetime-local"
+            <DateTimeInput
               size="sm"
               label={t('dashboard.period.to')}
               value={isoToZonedInput(scope.toParam)}
-              onChange={(event) => scope.update({ to: zonedInputToIso(event.currentTarget.value) })}
+              onChange={(value) => scope.update({ to: zonedInputToIso(value) })}
               data-testid="dashboard-to"
             />
           </>

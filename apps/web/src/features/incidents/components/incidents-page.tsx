@@ -19,6 +19,7 @@ import { useNow } from '../lib/use-now';
 import { CreateIncidentModal } from './create-incident-modal';
 import { SlaCell } from './sla-timer';
 import './incidents.css';
+import { DateTimeInput } from '../../../lib/dates/date-time-input';
 
 const CUSTOM = 'custom';
 const ANY = '';
@@ -249,23 +250,17 @@ export default function IncidentsPage() {
           />
           {period === CUSTOM && (
             <>
-              <TextInput
+              <DateTimeInput
                 className="vigil-filters__date"
                 label={t('incidents.list.from')}
-                type="datetime-local"
                 value={isoToZonedInput(list.filters.createdFrom)}
-                onChange={(event) =>
-                  list.setFilters({ createdFrom: zonedInputToIso(event.currentTarget.value) ?? undefined })
-                }
+                onChange={(value) => list.setFilters({ createdFrom: zonedInputToIso(value) ?? undefined })}
               />
-              <TextInput
+              <DateTimeInput
                 className="vigil-filters__date"
                 label={t('incidents.list.to')}
-                type="datetime-local"
                 value={isoToZonedInput(list.filters.createdTo)}
-                onChange={(event) =>
-                  list.setFilters({ createdTo: zonedInputToIso(event.currentTarget.value) ?? undefined })
-                }
+                onChange={(value) => list.setFilters({ createdTo: zonedInputToIso(value) ?? undefined })}
               />
             </>
           )}

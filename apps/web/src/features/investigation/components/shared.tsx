@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
 import { useSignedInUser } from '../../../lib/session';
 import { filesUrl } from '../../triage';
+import { DateTimeInput } from '../../../lib/dates/date-time-input';
 
 export type Verdict = 'malicious' | 'allowed' | 'unknown';
 
@@ -176,20 +177,18 @@ export function TimeRangeFilter({
   const { t } = useTranslation();
   return (
     <Group gap="xs" align="flex-end" wrap="nowrap">
-      <TextInput
+      <DateTimeInput
         className="vigil-filters__date"
         label={t('investigation.common.from')}
-        type="datetime-local"
         value={isoToZonedInput(from)}
-        onChange={(event) => onChange({ tsFrom: zonedInputToIso(event.currentTarget.value) ?? undefined, tsTo: to })}
+        onChange={(value) => onChange({ tsFrom: zonedInputToIso(value) ?? undefined, tsTo: to })}
         data-testid="filter-ts-from"
       />
-      <TextInput
+      <DateTimeInput
         className="vigil-filters__date"
         label={t('investigation.common.to')}
-        type="datetime-local"
         value={isoToZonedInput(to)}
-        onChange={(event) => onChange({ tsFrom: from, tsTo: zonedInputToIso(event.currentTarget.value) ?? undefined })}
+        onChange={(value) => onChange({ tsFrom: from, tsTo: zonedInputToIso(value) ?? undefined })}
         data-testid="filter-ts-to"
       />
       <Menu position="bottom-end" withinPortal>

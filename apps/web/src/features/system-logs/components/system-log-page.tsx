@@ -31,6 +31,7 @@ import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates
 import { orderingField, useList, useListState } from '../../../lib/list';
 import { knownActions, knownObjectTypes, systemLogList } from '../api/system-logs';
 import type { SystemLog as SystemLogWire } from '@vigil/contract';
+import { DateTimeInput } from '../../../lib/dates/date-time-input';
 
 const COLUMNS = 6;
 
@@ -132,23 +133,17 @@ export default function SystemLogPage() {
           />
         </Group>
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
+          <DateTimeInput
             className="vigil-filters__date"
             label={t('systemLogs.from')}
-            type="datetime-local"
             value={isoToZonedInput(list.filters.dateTimeFrom)}
-            onChange={(event) =>
-              list.setFilters({ dateTimeFrom: zonedInputToIso(event.currentTarget.value) ?? undefined })
-            }
+            onChange={(value) => list.setFilters({ dateTimeFrom: zonedInputToIso(value) ?? undefined })}
           />
-          <TextInput
+          <DateTimeInput
             className="vigil-filters__date"
             label={t('systemLogs.to')}
-            type="datetime-local"
             value={isoToZonedInput(list.filters.dateTimeTo)}
-            onChange={(event) =>
-              list.setFilters({ dateTimeTo: zonedInputToIso(event.currentTarget.value) ?? undefined })
-            }
+            onChange={(value) => list.setFilters({ dateTimeTo: zonedInputToIso(value) ?? undefined })}
           />
           <Button
             variant="subtle"

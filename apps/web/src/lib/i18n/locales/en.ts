@@ -46,6 +46,9 @@ export const en = {
   maintenance: {
     title: 'Vigil is being updated',
     message: 'Some actions are unavailable for a few minutes. Your work is kept; try again shortly.',
+    pageTitle: 'System update in progress',
+    pageMessage: 'Vigil is being updated and will be back in a few minutes. You will return to this page by yourself.',
+    retrying: 'Checking again every {{seconds}} seconds…',
   },
   impersonation: {
     actingAs: 'You are acting as {{user}} (signed in as {{admin}}).',
