@@ -63,6 +63,15 @@ describe('the API reference', () => {
     expect(answer.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 
+  it('refuses to register an /api/ route that no declaration names', async () => {
+    const app = Fastify();
+    installPermissionGuard(app);
+    expect(() => app.get('/api/undeclared/', async () => ({}))).toThrow(/not registered from a contract declaration/);
+    // Pages outside the API are not endpoints.
+    expect(() => app.get('/outside/', async () => 'page')).not.toThrow();
+    await app.close();
+  });
+
   it('serialises answers through the declared schema: a field the contract does not name never leaves', async () => {
     const app = Fastify();
     const { serializerCompiler, validatorCompiler } = await import('fastify-type-provider-zod');

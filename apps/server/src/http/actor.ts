@@ -95,6 +95,13 @@ export function installPermissionGuard(app: FastifyInstance): GuardedRoute[] {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
     const config = (route.config ?? {}) as FastifyContextConfig;
+    // The contract declares every endpoint; a route registered any other way would be missing from
+    // the reference, the typed client and the answer schemas.
+    if (!config.endpoint) {
+      throw new Error(
+        `${String(route.method)} ${route.url} is not registered from a contract declaration (use route()).`,
+      );
+    }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
