@@ -29,4 +29,49 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['**/apps/**', '@vigil/server', '@vigil/web'] }],
     },
   },
+  {
+    // Routes are HTTP only: SQL lives in repositories, transactions and audit records in services.
+    files: ['apps/server/src/**/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/db/sql', '**/db/bulk', '**/db/copy'],
+              message: 'Route files do not build SQL: call a service, whose repository holds the SQL.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tenant filtering is written in one place: tenantCondition and the scope helpers of http/tenancy.ts.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/http/tenancy.ts', 'apps/server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TemplateElement[value.raw=/company_id\\s*(=\\s*ANY|IN)\\s*\\(/i]',
+          message: 'Tenant filtering is written only by tenantCondition (http/tenancy.ts).',
+        },
+        {
+          selector: "MemberExpression[property.name='companies'][object.name='scope']",
+          message: 'Read a tenant scope only through http/tenancy.ts (tenantCondition, inScope, seesAllCompanies).',
+        },
+        {
+          selector: "MemberExpression[property.name='companies'][object.property.name='scope']",
+          message: 'Read a tenant scope only through http/tenancy.ts (tenantCondition, inScope, seesAllCompanies).',
+        },
+      ],
+    },
+  },
+  {
+    // A file does one job; past 600 lines it does several.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}', '**/fixtures/**'],
+    rules: { 'max-lines': ['error', { max: 600 }] },
+  },
 );

@@ -2,6 +2,7 @@ import type { CompanyCreate, CompanyUpdate } from '@vigil/contract';
 import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
+import { seesAllCompanies } from '../../http/tenancy';
 import { recordAudit, type AuditContext } from '../audit/audit.repository';
 import {
   findCompany,
@@ -31,7 +32,7 @@ export class CompaniesService {
    * before the input is read, so `readInput` runs only for such staff.
    */
   async create(actor: Actor, audit: AuditContext, readInput: () => CompanyCreate): Promise<CompanyRow> {
-    if (actor.scope.companies !== 'all') {
+    if (!seesAllCompanies(actor.scope)) {
       throw forbidden('Only provider staff with access to all companies can add companies.');
     }
     const input = readInput();

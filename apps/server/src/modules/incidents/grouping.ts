@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
+import { tenantCondition } from '../../http/tenancy';
 import { recordSystemAudits } from '../alerts/system-audit';
 import { liveEvents, type LiveEvent } from '../live/live.bus';
 import type { NewAlert } from '../pipeline/detections';
@@ -36,7 +37,7 @@ export async function groupNewAlerts(tx: Queryable, alerts: readonly NewAlert[])
   const companies = [...new Set(alerts.map((a) => a.company_id))];
   const rules = await tx.query<GroupingRow>(sql`
     SELECT company_id, by_host, by_user, window_minutes FROM incident_grouping
-    WHERE enabled AND company_id = ANY(${companies}::int8[])`);
+    WHERE enabled AND ${tenantCondition({ companies }, sql`company_id`)}`);
   if (rules.rows.length === 0) return { live: [] };
   const ruleOf = new Map(rules.rows.map((r) => [Number(r.company_id), r]));
 

@@ -2,7 +2,7 @@ import type { IndicatorCreate, IndicatorImportAnswer, IndicatorScope, IndicatorU
 import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
-import { inScope } from '../../http/tenancy';
+import { inScope, seesAllCompanies } from '../../http/tenancy';
 import { recordAudit, type AuditContext } from '../audit/audit.repository';
 import { readIndicatorCsv } from './indicator-csv';
 import type { IndicatorIndexService } from './indicator-index.service';
@@ -31,7 +31,7 @@ const keyTaken = () =>
 /** Where a new indicator goes: its company and scope, checked against the caller's. */
 function target(actor: Actor, companyId: number | undefined, allCompanies: boolean | undefined) {
   if (allCompanies) {
-    if (actor.scope.companies !== 'all')
+    if (!seesAllCompanies(actor.scope))
       throw forbidden('Only staff who see every company can make indicators for all companies.');
     return { companyId: actor.companyId, scope: 'all' as IndicatorScope };
   }

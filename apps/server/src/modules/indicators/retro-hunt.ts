@@ -1,6 +1,7 @@
 import type { EndpointEvent, MailMessage, NetworkEvent } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
+import { tenantCondition } from '../../http/tenancy';
 import { enqueueJobs } from '../jobs/jobs.queue';
 import type { Detection } from '../pipeline/detections';
 import type { DetectionPipeline } from '../pipeline/pipeline';
@@ -125,7 +126,7 @@ export async function retroHuntCandidates(
   const companies = indicators.some((i) => i.all) ? null : [...new Set(indicators.map((i) => i.companyId))];
   const common = sql.and([
     sql`e.ts >= now() - make_interval(days => ${days}::int4)`,
-    companies === null ? sql`TRUE` : sql`e.company_id = ANY(${companies}::int8[])`,
+    tenantCondition({ companies: companies ?? 'all' }, sql`e.company_id`),
   ]);
   const limit = RETRO_HUNT_MAX_EVENTS;
   const events: StoredEvent[] = [];

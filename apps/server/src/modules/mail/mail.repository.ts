@@ -58,7 +58,7 @@ export async function usersOfCompanies(
   options: { activeCompaniesOnly?: boolean } = {},
 ): Promise<RecipientRow[]> {
   const conditions: SqlFragment[] = [tenantCondition(scope, sql`u.company_id`)];
-  if (companies !== 'all') conditions.push(sql`u.company_id = ANY(${[...companies]}::int8[])`);
+  conditions.push(tenantCondition({ companies }, sql`u.company_id`));
   if (options.activeCompaniesOnly) conditions.push(sql`c.is_active`);
   const { rows } = await db.query<RecipientRow>(sql`
     SELECT ${recipientColumns} FROM users u JOIN companies c ON c.id = u.company_id

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { bulkInsert } from '../../db/bulk';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
+import { tenantCondition } from '../../http/tenancy';
 import { recordSystemAudits, type SystemAuditEntry } from '../alerts/system-audit';
 import { addTimeline, refreshIncidents } from '../incidents/incidents.repository';
 import { enqueueJob } from '../jobs/jobs.queue';
@@ -82,7 +83,7 @@ export async function applyMatchers(tx: Queryable, alerts: readonly NewAlert[]):
   const companies = [...new Set(alerts.map((a) => a.company_id))];
   const { rows } = await tx.query<MatcherRow>(sql`
     SELECT id, company_id, name, all_companies, conditions, actions FROM matchers
-    WHERE enabled AND (company_id = ANY(${companies}::int8[]) OR all_companies)
+    WHERE enabled AND (${tenantCondition({ companies }, sql`company_id`)} OR all_companies)
     ORDER BY position, id`);
   const matchers: LoadedMatcher[] = [];
   for (const row of rows) {

@@ -2,7 +2,7 @@ import type { MatcherCreate, MatcherUpdate } from '@vigil/contract';
 import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
-import { inScope } from '../../http/tenancy';
+import { inScope, seesAllCompanies } from '../../http/tenancy';
 import { recordAudit, type AuditContext } from '../audit/audit.repository';
 import {
   deleteMatcher,
@@ -48,7 +48,7 @@ export class MatchersService {
     this.checkWebhooks(input.actions);
     const companyId = input.company_id ?? actor.companyId;
     if (!inScope(actor.scope, companyId)) throw ValidationError.field('company_id', 'No such company.');
-    if (input.all_companies && actor.scope.companies !== 'all') throw allCompaniesForbidden();
+    if (input.all_companies && !seesAllCompanies(actor.scope)) throw allCompaniesForbidden();
     const values: MatcherValues = {
       name: input.name,
       enabled: input.enabled ?? true,
@@ -76,7 +76,7 @@ export class MatchersService {
       const before = await findMatcher(tx, actor.scope, id, true);
       if (!before) throw notFound();
       if (patch.actions) this.checkWebhooks(patch.actions);
-      if (patch.all_companies && actor.scope.companies !== 'all') throw allCompaniesForbidden();
+      if (patch.all_companies && !seesAllCompanies(actor.scope)) throw allCompaniesForbidden();
       const values: MatcherValues = {
         name: patch.name ?? before.name,
         enabled: patch.enabled ?? before.enabled,

@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { Database, Queryable } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
-import { inScope } from '../../http/tenancy';
+import { inScope, seesAllCompanies } from '../../http/tenancy';
 import { recordAudit, type AuditContext } from '../audit/audit.repository';
 import { hashPassword } from '../auth/passwords';
 import { validatePasswordPolicy } from '../auth/password-policy';
@@ -52,7 +52,7 @@ export async function checkUserWrite(
   const errors: Record<string, string[]> = {};
   if (!inScope(actor.scope, companyId)) errors.company_id = [`No company with id ${companyId}.`];
   if (input.is_superuser && !actor.isSuperuser) throw forbidden('Only a superuser can make another superuser.');
-  if (input.all_companies && actor.scope.companies !== 'all') {
+  if (input.all_companies && !seesAllCompanies(actor.scope)) {
     throw forbidden('Only staff with access to all companies can grant it.');
   }
   for (const id of input.extra_company_ids ?? []) {

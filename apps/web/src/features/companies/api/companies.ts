@@ -9,7 +9,7 @@ import type {
   UnitUpdate,
 } from '@vigil/contract';
 import { endpoints } from '@vigil/contract';
-import { call, http, type Camelize } from '../../../lib/http';
+import { call, type Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 
 export type Company = Camelize<CompanyWire>;
