@@ -53,6 +53,8 @@ export interface EndpointSpec {
   readonly reducedApp?: boolean;
   /** Authenticated by an ingest key (`Authorization: Bearer …`) instead of a user. */
   readonly ingestKey?: boolean;
+  /** Answers while the server is in maintenance (everything else answers 423 then). */
+  readonly openDuringMaintenance?: boolean;
   /** Schema of the path parameters (values arrive as text; use coercing schemas for numbers). */
   readonly params?: z.ZodType;
   /** Schema of the query string. */

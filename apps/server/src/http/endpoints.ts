@@ -46,7 +46,7 @@ export interface EndpointOptions {
   parseRequest?: boolean;
   bodyLimit?: number;
   /** Server-side route settings the contract does not know about (ingest keys, identity neutrality). */
-  config?: Omit<FastifyContextConfig, 'endpoint' | 'permission' | 'public' | 'reducedApp'>;
+  config?: Omit<FastifyContextConfig, 'endpoint' | 'permission' | 'public' | 'reducedApp' | 'maintenanceOpen'>;
   preHandler?: RouteShorthandOptions['preHandler'];
 }
 
@@ -56,6 +56,7 @@ function accessConfig(spec: EndpointSpec): FastifyContextConfig {
   if ('public' in spec.access) config.public = true;
   if ('permission' in spec.access) config.permission = { ...spec.access.permission };
   if (spec.reducedApp) config.reducedApp = true;
+  if (spec.openDuringMaintenance) config.maintenanceOpen = true;
   return config;
 }
 

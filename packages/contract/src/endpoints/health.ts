@@ -10,6 +10,7 @@ export const healthEndpoints = {
     description: '200 when the database answers, 503 (same shape, `status: degraded`) when it does not.',
     tag: 'health',
     access: publicAccess,
+    openDuringMaintenance: true,
     responses: { 200: healthSchema, 503: healthSchema },
   }),
 };

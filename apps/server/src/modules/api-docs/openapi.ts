@@ -3,6 +3,7 @@ import {
   errorSchema,
   isRawAnswer,
   isRawBody,
+  maintenanceErrorSchema,
   validationErrorSchema,
   type EndpointSpec,
 } from '@vigil/contract';
@@ -77,7 +78,12 @@ function responsesOf(spec: EndpointSpec): Record<string, JsonSchema> {
   }
   if (spec.params)
     responses['404'] = { description: 'Nothing with that id in the caller’s scope.', content: jsonOf(errorRef) };
-  responses['423'] = { description: 'The server is being updated; try again shortly.', content: jsonOf(errorRef) };
+  if (!spec.openDuringMaintenance)
+    responses['423'] = {
+      description:
+        'The server is being updated (migrations, or maintenance turned on); try again after `Retry-After` seconds.',
+      content: jsonOf({ $ref: '#/components/schemas/Maintenance' }),
+    };
   return responses;
 }
 
@@ -122,7 +128,8 @@ export function buildOpenApi(version: string): OpenApiDocument {
       version,
       description:
         'The HTTP API of the Vigil console. JSON in snake_case both ways. Signed-in browsers send the session ' +
-        'cookie and echo the `csrf_token` cookie in `X-CSRFToken` on every unsafe method; machine clients send ' +
+        'cookie and echo the `csrf_token` cookie in `X-CSRFToken` (or the `XSRF-TOKEN` cookie in `X-XSRF-TOKEN`) on ' +
+        'every unsafe method; machine clients send ' +
         '`Authorization: Token <key>` instead; sensors send `Authorization: Bearer <ingest key>` to the ingest endpoints.',
     },
     tags: [...tags].sort().map((name) => ({ name })),
@@ -137,6 +144,7 @@ export function buildOpenApi(version: string): OpenApiDocument {
       schemas: {
         Error: jsonSchema(errorSchema, 'output'),
         ValidationError: jsonSchema(validationErrorSchema, 'output'),
+        Maintenance: jsonSchema(maintenanceErrorSchema, 'output'),
       },
     },
   };
