@@ -1,4 +1,4 @@
-import type { ErrorBody, Message, ValidationErrorBody } from '@vigil/contract';
+import { endpoints, type ErrorBody, type Message, type ValidationErrorBody } from '@vigil/contract';
 import { camelizeKeys, snakeizeKeys, type Camelize } from './case';
 import { ApiError, type ApiErrorCode, type ServerMessage } from './errors';
 import { emitHttpEvent } from './events';
@@ -83,7 +83,7 @@ export function readCookie(name: string): string | null {
 let csrfPromise: Promise<unknown> | null = null;
 async function ensureCsrfCookie(): Promise<void> {
   if (readCookie(CSRF_COOKIE) !== null) return;
-  csrfPromise ??= fetch('/api/auth/', {
+  csrfPromise ??= fetch(endpoints.auth.state.path, {
     credentials: 'same-origin',
     headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
   })

@@ -1,18 +1,12 @@
-import {
-  endpoints,
-  type CurrentUser,
-  type PasswordChange,
-  type ProfileUpdate,
-  type UserSession,
-} from '@vigil/contract';
-import { call, http, type Camelize } from '../../../lib/http';
+import { endpoints, type PasswordChange, type ProfileUpdate, type UserSession } from '@vigil/contract';
+import { call, type Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 
 export type Session = Camelize<UserSession>;
 
 /** `PUT /api/users/me/`: the profile's own fields; answers the whole current user. */
 export const updateProfile = (data: Camelize<ProfileUpdate>) =>
-  http.put<CurrentUser>('/api/users/me/', { data, notifyErrors: false });
+  call(endpoints.users.replaceMe, { body: data, notifyErrors: false });
 
 export const changePassword = (data: Camelize<PasswordChange>) =>
   call(endpoints.auth.changePassword, { body: data, notifyErrors: false });

@@ -8,7 +8,7 @@ import {
   type AlertUpdate,
   type Incident as IncidentWire,
 } from '@vigil/contract';
-import { call, http, type CallInput, type Camelize } from '../../../lib/http';
+import { call, type CallInput, type Camelize } from '../../../lib/http';
 import type { FiltersOf, ListDefinition } from '../../../lib/list';
 import { periodStart, type Period } from '../lib/time-range';
 
@@ -105,10 +105,7 @@ export interface AssignableUser {
   companyId: number;
 }
 
-export const fetchAssignableUsers = (signal?: AbortSignal) =>
-  http.get<{ id: number; username: string; full_name: string; company_id: number }[]>('/api/users/available/', {
-    signal,
-  });
+export const fetchAssignableUsers = (signal?: AbortSignal) => call(endpoints.users.available, { signal });
 
 /** Open incidents for the "add to incident" picker, newest first. */
 export const searchIncidents = (search: string, signal?: AbortSignal) =>

@@ -10,7 +10,7 @@ import {
   type taskUpdateSchema,
 } from '@vigil/contract';
 import type { z } from 'zod';
-import { call, http, type Camelize } from '../../../lib/http';
+import { call, type Camelize } from '../../../lib/http';
 import type { FiltersOf, ListDefinition } from '../../../lib/list';
 import { periodStart } from '../lib/period';
 
@@ -103,7 +103,4 @@ export const fetchLinkedAlerts = (id: number, signal?: AbortSignal) =>
 /** A user the assignee pickers offer (`GET /api/users/available/`). */
 export type AssignableUser = Camelize<{ id: number; username: string; full_name: string; company_id: number }>;
 
-export const fetchAssignableUsers = (signal?: AbortSignal) =>
-  http.get<{ id: number; username: string; full_name: string; company_id: number }[]>('/api/users/available/', {
-    signal,
-  });
+export const fetchAssignableUsers = (signal?: AbortSignal) => call(endpoints.users.available, { signal });

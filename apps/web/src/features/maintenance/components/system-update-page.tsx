@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrandMark } from '../../../components/ui/brand-mark';
-import { http } from '../../../lib/http';
+import { endpoints } from '@vigil/contract';
+import { call } from '../../../lib/http';
 import { changeLanguage, currentLanguage, languages } from '../../../lib/i18n';
 import { retryUntilAvailable, SYSTEM_UPDATE_RETRY_MS } from '../lib/system-update';
 
 /** The question asked on every retry: any answer but 423 means the system is back. */
 export function probeSystem(): Promise<unknown> {
-  return http.get('/api/users/me/', { notifyErrors: false, redirectOnUnauthorized: false });
+  return call(endpoints.users.me, { notifyErrors: false, redirectOnUnauthorized: false });
 }
 
 /**

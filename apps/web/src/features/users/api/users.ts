@@ -1,5 +1,4 @@
 import type {
-  ListAnswer,
   PrivilegedFlag,
   Role as RoleWire,
   RoleCreate,
@@ -10,7 +9,7 @@ import type {
   UserUpdate,
 } from '@vigil/contract';
 import { endpoints } from '@vigil/contract';
-import { call, http, type Camelize } from '../../../lib/http';
+import { call, type Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 
 export type User = Camelize<UserWire>;
@@ -84,7 +83,7 @@ export const changePrivilegedSettings = (id: number, flags: Partial<Record<Privi
 export const fetchAllRoles = (signal?: AbortSignal) =>
   call(endpoints.roles.list, { query: { pageSize: 500 }, body: {}, signal });
 export const fetchAllUnits = (signal?: AbortSignal) =>
-  http.post<ListAnswer<UnitWire>>('/api/units/check/', { params: { pageSize: 500 }, data: {}, signal });
+  call(endpoints.units.list, { query: { pageSize: 500 }, body: {}, signal });
 export const fetchRoleCatalog = (signal?: AbortSignal) => call(endpoints.roles.catalog, { signal });
 
 export const createRole = (data: Camelize<RoleCreate>) =>
