@@ -9,7 +9,7 @@ import type { ListState } from '../../../lib/list';
 import { useSignedInUser } from '../../../lib/session';
 import type { alertList } from '../api/alerts';
 import { useAssignableUsers, useCompanyNames, userLabel } from '../api/hooks';
-import { periods } from '../lib/time-range';
+import { periods } from '../../triage/periods';
 
 type State = ListState<(typeof alertList)['filters']>;
 

@@ -14,7 +14,7 @@ import { useSignedInUser } from '../../../lib/session';
 import { incidentStatusPill, incidentUrl, severityPill, useTriageLabels } from '../../triage';
 import { incidentList, toApiFilters, type Incident } from '../api/incidents';
 import { useAssignableUsers, userName } from '../api/hooks';
-import { isPeriod, periods } from '../lib/period';
+import { isPeriod, periods } from '../../triage/periods';
 import { useNow } from '../lib/use-now';
 import { CreateIncidentModal } from './create-incident-modal';
 import { SlaCell } from './sla-timer';
