@@ -1,0 +1,110 @@
+import { Button, Menu } from '@mantine/core';
+import { IconCheck, IconChevronDown, IconShieldPlus, IconTag, IconUser } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { SelectionBar } from '../../../../components/list';
+import type { AlertQueue } from './use-alert-queue';
+import type { Target, TriageActions } from './use-triage-actions';
+
+/** The bar over the queue while alerts are selected: assign, status, tags and incident. */
+export function AlertsBulkBar({ queue, actions }: { queue: AlertQueue; actions: TriageActions }) {
+  const { t } = useTranslation();
+  const { apply, bulkTarget, setDialog, busy, me } = actions;
+  /** Runs an action on the selection, when there is one. */
+  const withTarget = (run: (target: Target) => void) => () => {
+    const target = bulkTarget();
+    if (target) run(target);
+  };
+  return (
+    <SelectionBar selection={queue.selection as never} count={queue.count}>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button
+            size="compact-sm"
+            variant="default"
+            leftSection={<IconUser size={14} />}
+            rightSection={<IconChevronDown size={14} />}
+            loading={busy}
+            data-testid="bulk-assign"
+          >
+            {t('alerts.bulk.assign')}
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item
+            onClick={withTarget((target) => void apply(target, { kind: 'assign', assigneeId: me.id }))}
+            data-testid="bulk-assign-me"
+          >
+            {t('alerts.bulk.assignToMe')}
+          </Menu.Item>
+          <Menu.Item onClick={withTarget((target) => setDialog({ kind: 'assign', target }))}>
+            {t('alerts.bulk.assignTo')}
+          </Menu.Item>
+          <Menu.Item onClick={withTarget((target) => void apply(target, { kind: 'assign', assigneeId: null }))}>
+            {t('alerts.bulk.unassign')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button
+            size="compact-sm"
+            variant="default"
+            leftSection={<IconCheck size={14} />}
+            rightSection={<IconChevronDown size={14} />}
+            loading={busy}
+            data-testid="bulk-status"
+          >
+            {t('alerts.bulk.status')}
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {(['new', 'in_progress', 'resolved', 'closed'] as const).map((status) => (
+            <Menu.Item
+              key={status}
+              onClick={() => actions.setStatus(status, bulkTarget())}
+              data-testid={`bulk-status-${status}`}
+            >
+              {t(`triage.alertStatus.${status}`)}
+              {status === 'resolved' || status === 'closed' ? '…' : ''}
+            </Menu.Item>
+          ))}
+        </Menu.Dropdown>
+      </Menu>
+      <Button
+        size="compact-sm"
+        variant="default"
+        leftSection={<IconTag size={14} />}
+        onClick={withTarget((target) => setDialog({ kind: 'tags', target }))}
+        data-testid="bulk-tags"
+      >
+        {t('alerts.bulk.tags')}
+      </Button>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button
+            size="compact-sm"
+            variant="default"
+            leftSection={<IconShieldPlus size={14} />}
+            rightSection={<IconChevronDown size={14} />}
+            data-testid="bulk-incident"
+          >
+            {t('alerts.bulk.incident')}
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item onClick={withTarget((target) => setDialog({ kind: 'incident', mode: 'existing', target }))}>
+            {t('alerts.bulk.addToIncident')}
+          </Menu.Item>
+          {actions.mayAddIncident && (
+            <Menu.Item
+              onClick={withTarget((target) => setDialog({ kind: 'incident', mode: 'create', target }))}
+              data-testid="bulk-new-incident"
+            >
+              {t('alerts.bulk.newIncident')}
+            </Menu.Item>
+          )}
+        </Menu.Dropdown>
+      </Menu>
+    </SelectionBar>
+  );
+}
