@@ -1,28 +1,14 @@
-import {
-  Badge,
-  Button,
-  Drawer,
-  Group,
-  MultiSelect,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Textarea,
-} from '@mantine/core';
-import { IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { Button, Drawer, Group, Select, Stack, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role as RoleWire } from '@vigil/contract';
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError, fieldError } from '../../../components/form';
-import { ListFooter, LoadError, SortHeader, useSearchBox } from '../../../components/list';
+import type { Column } from '../../../components/list';
+import { ListPage, usePagedListPage, type FilterField } from '../../../components/list-page';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
-import { PageHeader } from '../../../components/ui/page-header';
 import { formatDate } from '../../../lib/dates';
-import { useList, useListState } from '../../../lib/list';
 import { notify } from '../../../lib/notifications';
 import { Can, usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
@@ -30,8 +16,6 @@ import { useRoleCatalog } from '../api/lookups';
 import { createRole, deleteRole, rolesList, updateRole, userKeys, type Role } from '../api/users';
 import { fromPermissionMap, PermissionGrid, toPermissionMap } from './permission-grid';
 import { UsersTabs } from './users-tabs';
-
-const COLUMNS = 6;
 
 function RoleForm({ role, onClose }: { role: Role | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -125,9 +109,7 @@ export default function RolesPage() {
   const { t } = useTranslation();
   const me = useSignedInUser();
   const queryClient = useQueryClient();
-  const list = useListState(rolesList);
-  const { data, error, fetching, fetch } = useList<RoleWire, typeof rolesList.filters>(rolesList, list);
-  const search = useSearchBox(list.filters.search, (value) => list.setFilters({ search: value }));
+  const model = usePagedListPage<RoleWire, typeof rolesList.filters>(rolesList);
   const [editing, setEditing] = useState<Role | null | undefined>(undefined);
   const [deleting, setDeleting] = useState<Role | null>(null);
   const mayChange = usePermission({ action: 'change', subject: 'users' });
@@ -140,144 +122,96 @@ export default function RolesPage() {
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
     },
   });
-  const companyName = (id: number) => me.companies.find((company) => company.id === id)?.name ?? `#${id}`;
   const manyCompanies = me.companies.length > 1;
 
+  const filters: FilterField<typeof rolesList.filters>[] = [
+    { kind: 'search', name: 'search', label: t('common.search'), placeholder: t('roles.searchPlaceholder') },
+    { kind: 'company', name: 'companyId', label: t('users.company') },
+  ];
+  // Rows call no hooks: every text a cell shows is read here, once per language.
+  const columns = useMemo<Column<Role>[]>(() => {
+    const companyName = (id: number) => me.companies.find((company) => company.id === id)?.name ?? `#${id}`;
+    const deleteLabel = t('common.delete');
+    const all: (Column<Role> | null)[] = [
+      {
+        id: 'name',
+        header: t('roles.name'),
+        width: 'minmax(220px, 2fr)',
+        sortField: 'name',
+        render: (role) => (
+          <span className="vigil-cell-stack">
+            <span className="vigil-cell-strong">{role.name}</span>
+            {role.description && <span className="vigil-cell-dim">{role.description}</span>}
+          </span>
+        ),
+      },
+      manyCompanies
+        ? { id: 'company', header: t('users.company'), width: '180px', render: (role) => companyName(role.companyId) }
+        : null,
+      {
+        id: 'permissions',
+        header: t('roles.permissions'),
+        width: 'minmax(200px, 1fr)',
+        render: (role) => (
+          <span className="vigil-pill vigil-pill--outline">
+            {t('roles.grants', {
+              resources: role.permissions.length,
+              actions: role.permissions.reduce((sum, entry) => sum + entry.actions.length, 0),
+            })}
+          </span>
+        ),
+      },
+      { id: 'users', header: t('roles.users'), width: '90px', render: (role) => role.userCount },
+      {
+        id: 'createdAt',
+        header: t('roles.createdAt'),
+        width: '120px',
+        sortField: 'created_at',
+        render: (role) => <span className="vigil-cell-mono">{formatDate(role.createdAt, 'isoDate')}</span>,
+      },
+      {
+        id: 'actions',
+        header: <VisuallyHidden>{t('common.actions')}</VisuallyHidden>,
+        width: '110px',
+        align: 'end',
+        render: (role) =>
+          mayDelete ? (
+            <button type="button" className="vigil-cell-action" data-danger onClick={() => setDeleting(role)}>
+              <IconTrash size={14} />
+              {deleteLabel}
+            </button>
+          ) : null,
+      },
+    ];
+    return all.filter((column): column is Column<Role> => column !== null);
+  }, [t, me.companies, manyCompanies, mayDelete]);
+
   return (
-    <Stack gap="lg" className="vigil-list-page">
-      <PageHeader
-        title={t('users.title')}
-        subtitle={t('roles.subtitle')}
-        actions={
-          <Can I="add" a="users">
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="role-create">
-              {t('roles.create')}
-            </Button>
-          </Can>
-        }
-      />
-      <UsersTabs active="roles" />
-      <Paper className="vigil-filters" p="md">
-        <Group gap="sm" align="flex-end">
-          <TextInput
-            className="vigil-filters__search"
-            label={t('common.search')}
-            placeholder={t('roles.searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
-            type="search"
-            maxLength={200}
-            value={search.value}
-            onChange={search.onChange}
-            onKeyDown={search.onKeyDown}
-          />
-          {manyCompanies && (
-            <MultiSelect<number>
-              className="vigil-filters__tags"
-              label={t('users.company')}
-              placeholder={list.filters.companyId?.length ? undefined : t('common.any')}
-              data={me.companies.map((company) => ({ value: company.id, label: company.name }))}
-              value={list.filters.companyId ?? []}
-              onChange={(value) => list.setFilters({ companyId: value })}
-              searchable
-              clearable
-            />
-          )}
-        </Group>
-      </Paper>
-      {error && <LoadError message={t('roles.loadFailed')} onRetry={() => void fetch()} />}
-      <Paper className="vigil-table-wrap" aria-busy={fetching}>
-        <Table.ScrollContainer minWidth={760}>
-          <Table
-            className="vigil-table"
-            data-testid="roles-table"
-            data-loading={fetching}
-            highlightOnHover
-            verticalSpacing="sm"
-            horizontalSpacing="md"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <SortHeader
-                  field="name"
-                  label={t('roles.name')}
-                  ordering={list.ordering}
-                  onSort={list.toggleOrdering}
-                />
-                {manyCompanies && <Table.Th>{t('users.company')}</Table.Th>}
-                <Table.Th>{t('roles.permissions')}</Table.Th>
-                <Table.Th>{t('roles.users')}</Table.Th>
-                <SortHeader
-                  field="created_at"
-                  label={t('roles.createdAt')}
-                  ordering={list.ordering}
-                  onSort={list.toggleOrdering}
-                />
-                <Table.Th className="vigil-table__actions" aria-label={t('common.actions')} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data?.results.map((role) => (
-                <Table.Tr
-                  key={role.id}
-                  className={mayChange ? 'vigil-table__row' : undefined}
-                  onClick={() => mayChange && setEditing(role)}
-                  data-testid="role-row"
-                >
-                  <Table.Td>
-                    <Text size="sm" fw={600}>
-                      {role.name}
-                    </Text>
-                    {role.description && (
-                      <Text size="xs" c="dimmed" lineClamp={1} maw={420}>
-                        {role.description}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  {manyCompanies && <Table.Td>{companyName(role.companyId)}</Table.Td>}
-                  <Table.Td>
-                    <Badge variant="default" radius="sm" tt="none">
-                      {t('roles.grants', {
-                        resources: role.permissions.length,
-                        actions: role.permissions.reduce((sum, entry) => sum + entry.actions.length, 0),
-                      })}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{role.userCount}</Table.Td>
-                  <Table.Td className="vigil-table__mono">{formatDate(role.createdAt, 'isoDate')}</Table.Td>
-                  <Table.Td className="vigil-table__actions" onClick={(event) => event.stopPropagation()}>
-                    {mayDelete && (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        leftSection={<IconTrash size={14} />}
-                        onClick={() => setDeleting(role)}
-                      >
-                        {t('common.delete')}
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-              {data && data.results.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS} className="vigil-table__empty">
-                    {t('roles.empty')}
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {!data && !error && (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS} className="vigil-table__empty">
-                    {t('common.loading')}
-                  </Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <ListFooter data={data} list={list} pageSizes={rolesList.pageSizes} testId="roles" />
-      </Paper>
+    <ListPage
+      model={model}
+      title={t('users.title')}
+      subtitle={t('roles.subtitle')}
+      actions={
+        <Can I="add" a="users">
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="role-create">
+            {t('roles.create')}
+          </Button>
+        </Can>
+      }
+      above={<UsersTabs active="roles" />}
+      filters={filters}
+      table={{
+        columns,
+        label: t('users.tabRoles'),
+        testId: 'roles-table',
+        rowTestId: 'role-row',
+        rowHeight: 52,
+        onRowClick: (role) => mayChange && setEditing(role),
+        empty: t('roles.empty'),
+        loadFailed: t('roles.loadFailed'),
+      }}
+      footerTestId="roles"
+    >
       <Drawer
         opened={editing !== undefined}
         onClose={() => setEditing(undefined)}
@@ -304,6 +238,6 @@ export default function RolesPage() {
         onConfirm={() => deleting && remove.mutate(deleting.id)}
         onClose={() => setDeleting(null)}
       />
-    </Stack>
+    </ListPage>
   );
 }

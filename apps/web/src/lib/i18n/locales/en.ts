@@ -7,6 +7,7 @@ import { triage } from './en/triage';
 /** English: the reference language. Every other language has exactly these keys (see types.ts and the test). */
 export const en = {
   common: {
+    detailFailed: 'The details could not be loaded.',
     loading: 'Loading…',
     close: 'Close',
     tryAgain: 'Try again',
@@ -217,6 +218,8 @@ export const en = {
     allMatchingSelected: 'All {{count}} matching rows are selected',
     clearSelection: 'Clear selection',
     matching: '{{count}} matching',
+    moreFilters: 'More filters',
+    fewerFilters: 'Fewer filters',
   },
   systemLogs: {
     title: 'System log',

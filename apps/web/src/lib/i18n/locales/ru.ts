@@ -9,6 +9,7 @@ import type { Translation } from '../types';
 /** Russian. */
 export const ru: Translation = {
   common: {
+    detailFailed: 'Не удалось загрузить подробности.',
     loading: 'Загрузка…',
     close: 'Закрыть',
     tryAgain: 'Повторить',
@@ -219,6 +220,8 @@ export const ru: Translation = {
     allMatchingSelected: 'Выбраны все подходящие строки: {{count}}',
     clearSelection: 'Снять выбор',
     matching: 'Найдено: {{count}}',
+    moreFilters: 'Ещё фильтры',
+    fewerFilters: 'Меньше фильтров',
   },
   systemLogs: {
     title: 'Системный журнал',
