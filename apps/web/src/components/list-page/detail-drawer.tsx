@@ -1,3 +1,4 @@
+import './detail-drawer.css';
 import { Drawer, Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -52,8 +53,7 @@ export function DetailDrawer({
         <Stack gap="md">
           {children}
           {raw && (
-            <section className="vigil-inv-section" data-testid="section-raw">
-              <h3 className="vigil-inv-section__title">{rawTitle}</h3>
+            <DetailSection title={rawTitle} testId="section-raw">
               {raw.isLoading ? (
                 <Loader size="sm" />
               ) : raw.error ? (
@@ -63,10 +63,36 @@ export function DetailDrawer({
               ) : (
                 <JsonView value={raw.raw ?? {}} testId="raw-json" />
               )}
-            </section>
+            </DetailSection>
           )}
         </Stack>
       )}
     </Drawer>
+  );
+}
+
+/** Label/value pairs; pairs whose value is empty are left out. */
+export function KeyValues({ items, testId }: { items: Array<[string, ReactNode]>; testId?: string }) {
+  const shown = items.filter(([, value]) => value !== null && value !== undefined && value !== '');
+  if (shown.length === 0) return null;
+  return (
+    <dl className="vigil-detail-kv" data-testid={testId}>
+      {shown.map(([label, value]) => (
+        <div key={label} style={{ display: 'contents' }}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** One titled part of a detail drawer. */
+export function DetailSection({ title, children, testId }: { title: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <section className="vigil-detail-section" data-testid={testId}>
+      <h3 className="vigil-detail-section__title">{title}</h3>
+      {children}
+    </section>
   );
 }

@@ -45,8 +45,8 @@ export type FilterField<D extends Record<string, FilterKind>> =
   | (FieldBase<D> & { kind: 'numbers'; accept: (value: number) => boolean })
   /** Yes, no or either (`boolean`), as a select. */
   | (FieldBase<D> & { kind: 'yesNo'; yes: string; no: string; any: string })
-  /** A few states side by side (`boolean`); undefined is "no filter". */
-  | (FieldBase<D> & { kind: 'segmented'; options: readonly { value: boolean | undefined; label: string }[] })
+  /** A few states side by side (`boolean` or `string`); undefined is "no filter". */
+  | (FieldBase<D> & { kind: 'segmented'; options: readonly { value: string | boolean | undefined; label: string }[] })
   /** A date and time in the user's zone (`string`, an ISO instant). */
   | (FieldBase<D> & { kind: 'dateTime' })
   /** Anything else (a time range with presets, a hash box): the page renders it. */
@@ -61,6 +61,8 @@ const toOptions = <V,>(options: readonly Option<V>[]) =>
 
 const booleanKey = (value: boolean | undefined) => (value === undefined ? '' : String(value));
 const fromBooleanKey = (value: string | null) => (value === 'true' ? true : value === 'false' ? false : undefined);
+/** A segmented state's key: its value as text, "" for no filter. */
+const stateKey = (value: unknown) => (value === undefined ? '' : String(value));
 
 function SearchField<D extends Record<string, FilterKind>>({
   field,
@@ -213,9 +215,9 @@ function Field<D extends Record<string, FilterKind>>({ field, list }: { field: F
       return (
         <Input.Wrapper label={field.label}>
           <SegmentedControl
-            value={booleanKey(value as boolean | undefined)}
-            onChange={(next) => set(fromBooleanKey(next))}
-            data={field.options.map((option) => ({ value: booleanKey(option.value), label: option.label }))}
+            value={stateKey(value)}
+            onChange={(next) => set(field.options.find((option) => stateKey(option.value) === next)?.value)}
+            data={field.options.map((option) => ({ value: stateKey(option.value), label: option.label }))}
             data-testid={field.testId}
           />
         </Input.Wrapper>

@@ -81,6 +81,11 @@ export interface ListPageOptions<Row> {
   canSelect?: (row: Row) => boolean;
 }
 
+export interface ScrolledListPageOptions<Row, D extends Record<string, FilterKind>> extends ListPageOptions<Row> {
+  /** The filters as the API takes them, when they differ from the URL's (a stable function). */
+  toApi?: (filters: FiltersOf<D>) => FiltersOf<D>;
+}
+
 /**
  * A list read one numbered page at a time (the page in the URL, a footer with the range and pages):
  * for administration lists, where a page is a place one can link to.
@@ -117,10 +122,15 @@ export function usePagedListPage<Wire, D extends Record<string, FilterKind>>(
  */
 export function useScrolledListPage<Wire, D extends Record<string, FilterKind>>(
   definition: ListDefinition<D>,
-  options: ListPageOptions<Camelize<Wire>> = {},
+  options: ScrolledListPageOptions<Camelize<Wire>, D> = {},
 ): ListPageModel<Camelize<Wire>, D> {
   const list = useListState(definition);
-  const data = useInfiniteList<Wire, D>(definition, list);
+  const { toApi } = options;
+  const state = useMemo(
+    () => ({ ordering: list.ordering, pageSize: list.pageSize, filters: toApi ? toApi(list.filters) : list.filters }),
+    [list.ordering, list.pageSize, list.filters, toApi],
+  );
+  const data = useInfiniteList<Wire, D>(definition, state);
   const viewKey = JSON.stringify([list.filters, list.ordering]);
   const parts = usePageParts(list, data.rows, data.count, options, viewKey);
   return {

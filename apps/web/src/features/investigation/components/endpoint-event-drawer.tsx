@@ -1,8 +1,8 @@
-import { Button, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { IconBinaryTree } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { JsonView } from '../../../components/ui/json-view';
+import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { useEndpointEvent, type EndpointEventView, type StoredEvent } from '../api/investigation';
 import { accountLabel } from '../lib/summaries';
@@ -37,11 +37,11 @@ export function EndpointEventDrawer({
   const eventData = event ? Object.entries(event.eventData ?? {}) : [];
 
   return (
-    <Drawer
+    <DetailDrawer
       opened={row !== null}
       onClose={onClose}
-      position="right"
-      size="xl"
+      raw={{ isLoading: detail.isLoading, error: detail.error, raw: detail.data?.raw }}
+      rawTitle={t('investigation.common.raw')}
       title={
         event ? (
           <Group gap="sm">
@@ -50,10 +50,10 @@ export function EndpointEventDrawer({
           </Group>
         ) : null
       }
-      data-testid="endpoint-drawer"
+      testId="endpoint-drawer"
     >
       {row && event && (
-        <Stack gap="md">
+        <>
           <Section title={t('investigation.endpoint.sections.event')}>
             <KeyValues
               items={[
@@ -182,20 +182,9 @@ export function EndpointEventDrawer({
               <KeyValues items={eventData.map(([key, value]) => [key, value === null ? '—' : mono(String(value))])} />
             </Section>
           )}
-          <Section title={t('investigation.common.raw')} testId="section-raw">
-            {detail.isLoading ? (
-              <Loader size="sm" />
-            ) : detail.error ? (
-              <Text c="red" size="sm">
-                {t('investigation.common.detailFailed')}
-              </Text>
-            ) : (
-              <JsonView value={detail.data?.raw ?? {}} testId="raw-json" />
-            )}
-          </Section>
-        </Stack>
+        </>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }
 

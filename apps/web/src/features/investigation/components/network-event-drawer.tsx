@@ -1,7 +1,7 @@
-import { Button, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Table, Text } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { JsonView } from '../../../components/ui/json-view';
+import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { SeverityBadge } from '../../triage';
 import { useNetworkEvent, type NetworkEventView, type StoredEvent } from '../api/investigation';
@@ -27,11 +27,11 @@ export function NetworkEventDrawer({
   const bytes = (value: number | null) => (value === null ? null : formatBytes(value, i18n.language));
 
   return (
-    <Drawer
+    <DetailDrawer
       opened={row !== null}
       onClose={onClose}
-      position="right"
-      size="xl"
+      raw={{ isLoading: detail.isLoading, error: detail.error, raw: detail.data?.raw }}
+      rawTitle={t('investigation.common.raw')}
       title={
         event ? (
           <Group gap="sm">
@@ -41,10 +41,10 @@ export function NetworkEventDrawer({
           </Group>
         ) : null
       }
-      data-testid="network-drawer"
+      testId="network-drawer"
     >
       {row && event && (
-        <Stack gap="md">
+        <>
           <Section title={t('investigation.network.sections.flow')}>
             <KeyValues
               items={[
@@ -208,20 +208,8 @@ export function NetworkEventDrawer({
               />
             </Section>
           )}
-
-          <Section title={t('investigation.common.raw')} testId="section-raw">
-            {detail.isLoading ? (
-              <Loader size="sm" />
-            ) : detail.error ? (
-              <Text c="red" size="sm">
-                {t('investigation.common.detailFailed')}
-              </Text>
-            ) : (
-              <JsonView value={detail.data?.raw ?? {}} testId="raw-json" />
-            )}
-          </Section>
-        </Stack>
+        </>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }

@@ -1,10 +1,12 @@
-import { ActionIcon, CopyButton, Group, Menu, MultiSelect, Button, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, CopyButton, Group, Menu, Button, TextInput, Tooltip } from '@mantine/core';
 import { IconCalendarTime, IconCheck, IconCopy } from '@tabler/icons-react';
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
 import { useSignedInUser } from '../../../lib/session';
+
+export { DetailSection as Section, KeyValues } from '../../../components/list-page';
 import { filesUrl } from '../../triage';
 
 export type Verdict = 'malicious' | 'allowed' | 'unknown';
@@ -130,31 +132,6 @@ export function HashValue({ value, link = true }: { value: string; link?: boolea
   );
 }
 
-/** Label/value pairs; pairs whose value is empty are left out. */
-export function KeyValues({ items, testId }: { items: Array<[string, ReactNode]>; testId?: string }) {
-  const shown = items.filter(([, value]) => value !== null && value !== undefined && value !== '');
-  if (shown.length === 0) return null;
-  return (
-    <dl className="vigil-inv-kv" data-testid={testId}>
-      {shown.map(([label, value]) => (
-        <div key={label} style={{ display: 'contents' }}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-export function Section({ title, children, testId }: { title: ReactNode; children: ReactNode; testId?: string }) {
-  return (
-    <section className="vigil-inv-section" data-testid={testId}>
-      <h3 className="vigil-inv-section__title">{title}</h3>
-      {children}
-    </section>
-  );
-}
-
 const presets = [
   ['last15m', 15 * 60_000],
   ['last1h', 3_600_000],
@@ -250,26 +227,6 @@ export function HashFilter({
       }}
       classNames={{ input: 'vigil-mono-input' }}
       data-testid={testId}
-    />
-  );
-}
-
-/** Companies filter, for people who see more than one company. */
-export function CompanyFilter({ value, onChange }: { value: number[] | undefined; onChange: (ids: number[]) => void }) {
-  const { t } = useTranslation();
-  const me = useSignedInUser();
-  if (me.companies.length <= 1) return null;
-  return (
-    <MultiSelect<number>
-      className="vigil-filters__tags"
-      label={t('investigation.common.company')}
-      placeholder={value?.length ? undefined : t('common.any')}
-      data={me.companies.map((company) => ({ value: company.id, label: company.name }))}
-      value={value ?? []}
-      onChange={onChange}
-      searchable
-      clearable
-      data-testid="filter-company"
     />
   );
 }
