@@ -77,7 +77,8 @@ export function ListPage<Row, D extends Record<string, FilterKind>>({
   footerTestId,
   children,
 }: ListPageProps<Row, D>) {
-  const paged = model.page !== undefined || model.loadMore === undefined;
+  // Read by numbered pages (no way to read further by scrolling): a footer with the range and pages.
+  const paged = model.loadMore === undefined;
   const selectable = bulkActions !== undefined;
   const failed = model.error !== undefined && model.error !== null;
   return (
@@ -107,7 +108,7 @@ export function ListPage<Row, D extends Record<string, FilterKind>>({
           columns={table.columns}
           ariaLabel={table.label}
           rowHeight={table.rowHeight}
-          total={model.count}
+          total={paged ? undefined : model.count}
           ordering={model.list.ordering}
           onSort={model.list.toggleOrdering}
           selection={selectable ? (model.selection as never) : undefined}
