@@ -6,3 +6,4 @@ export { ListPage } from './list-page';
 export type { ListPageProps, ListTable } from './list-page';
 export { usePagedListPage, useScrolledListPage } from './use-list-page';
 export type { ListPageModel, ListPageOptions, ScrolledListPageOptions } from './use-list-page';
+export { actionsColumn, cellAction, companyColumn, dateColumn, noValue, presentColumns, stackCell } from './columns';

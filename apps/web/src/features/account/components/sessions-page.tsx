@@ -1,14 +1,13 @@
 import './sessions.css';
-import { Button, VisuallyHidden } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconDeviceDesktop, IconDeviceMobile, IconLogout } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserSession } from '@vigil/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
-import { ListPage, usePagedListPage } from '../../../components/list-page';
+import { actionsColumn, cellAction, dateColumn, ListPage, usePagedListPage } from '../../../components/list-page';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
-import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../lib/notifications';
 import { refreshCurrentUser } from '../../../lib/session';
 import { endOtherSessions, endSession, sessionList, type Session } from '../api/account';
@@ -96,38 +95,18 @@ export default function SessionsPage() {
         width: '150px',
         render: (session) => <span className="vigil-cell-mono">{session.ip ?? 'n/a'}</span>,
       },
-      {
-        id: 'created',
-        header: t('sessions.created'),
-        width: '150px',
+      dateColumn('created', t('sessions.created'), (session: Session) => session.createdAt, {
         sortField: 'created_at',
-        render: (session) => <span className="vigil-cell-mono">{formatDate(session.createdAt, 'isoDateTime')}</span>,
-      },
-      {
-        id: 'lastSeen',
-        header: t('sessions.lastSeen'),
-        width: '150px',
+      }),
+      dateColumn('lastSeen', t('sessions.lastSeen'), (session: Session) => session.lastSeenAt, {
         sortField: 'last_seen_at',
-        render: (session) => <span className="vigil-cell-mono">{formatDate(session.lastSeenAt, 'isoDateTime')}</span>,
-      },
-      {
-        id: 'actions',
-        header: <VisuallyHidden>{t('common.actions')}</VisuallyHidden>,
-        width: '110px',
-        align: 'end',
-        render: (session) =>
-          session.current ? null : (
-            <button
-              type="button"
-              className="vigil-cell-action"
-              data-danger
-              onClick={() => setEnding(session)}
-              data-testid="end-session"
-            >
-              {endLabel}
-            </button>
-          ),
-      },
+        width: '190px',
+      }),
+      actionsColumn(t('common.actions'), (session: Session) =>
+        session.current
+          ? null
+          : cellAction({ label: endLabel, danger: true, onClick: () => setEnding(session), testId: 'end-session' }),
+      ),
     ];
   }, [t]);
 

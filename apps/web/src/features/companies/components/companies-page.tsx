@@ -1,12 +1,20 @@
-import { Button, Drawer, Tabs, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Drawer, Tabs, Text } from '@mantine/core';
 import { IconBuilding, IconKey, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Company as CompanyWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
-import { ListPage, usePagedListPage, type FilterField } from '../../../components/list-page';
-import { formatDate } from '../../../lib/dates';
+import {
+  actionsColumn,
+  cellAction,
+  dateColumn,
+  ListPage,
+  noValue,
+  stackCell,
+  usePagedListPage,
+  type FilterField,
+} from '../../../components/list-page';
 import { usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
 import { companyKeys, companyList, fetchOwnUser, type Company } from '../api/companies';
@@ -74,16 +82,12 @@ export default function CompaniesPage() {
         header: t('companies.name'),
         width: 'minmax(200px, 1fr)',
         sortField: 'name',
-        render: (company) => (
-          <span className="vigil-cell-stack">
-            <span className="vigil-cell-strong">{company.name}</span>
-            {company.labelName && (
-              <span className="vigil-cell-dim">
-                {t('companies.labelShown', { label: `${company.labelName} Managed XDR` })}
-              </span>
-            )}
-          </span>
-        ),
+        render: (company) =>
+          stackCell(
+            company.name,
+            company.labelName && t('companies.labelShown', { label: `${company.labelName} Managed XDR` }),
+            'vigil-cell-strong',
+          ),
       },
       {
         id: 'kind',
@@ -100,7 +104,7 @@ export default function CompaniesPage() {
         id: 'description',
         header: t('companies.description'),
         width: 'minmax(200px, 1fr)',
-        render: (company) => company.description || <span className="vigil-cell-dimmed">—</span>,
+        render: (company) => company.description || noValue,
       },
       {
         id: 'state',
@@ -112,25 +116,16 @@ export default function CompaniesPage() {
           </span>
         ),
       },
-      {
-        id: 'createdAt',
-        header: t('companies.createdAt'),
-        width: '120px',
+      dateColumn('createdAt', t('companies.createdAt'), (company: Company) => company.createdAt, {
         sortField: 'created_at',
-        render: (company) => <span className="vigil-cell-mono">{formatDate(company.createdAt, 'isoDate')}</span>,
-      },
-      {
-        id: 'actions',
-        header: <VisuallyHidden>{t('common.actions')}</VisuallyHidden>,
-        width: '90px',
-        align: 'end',
-        render: (company) => (
-          <button type="button" className="vigil-cell-action" onClick={() => open(company, 'sso')}>
-            <IconKey size={14} />
-            {ssoLabel}
-          </button>
-        ),
-      },
+        format: 'isoDate',
+      }),
+      actionsColumn(
+        t('common.actions'),
+        (company: Company) =>
+          cellAction({ label: ssoLabel, icon: <IconKey size={14} />, onClick: () => open(company, 'sso') }),
+        '90px',
+      ),
     ];
   }, [t]);
 

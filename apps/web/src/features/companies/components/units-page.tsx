@@ -1,14 +1,22 @@
-import { Button, Group, Modal, Select, Stack, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
+import { Button, Modal, Text, TextInput, Textarea } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Unit as UnitWire } from '@vigil/contract';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormError, fieldError } from '../../../components/form';
-import type { Column } from '../../../components/list';
-import { ListPage, usePagedListPage, type FilterField } from '../../../components/list-page';
+import { CompanySelect, FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
+import {
+  actionsColumn,
+  cellAction,
+  companyColumn,
+  dateColumn,
+  ListPage,
+  noValue,
+  presentColumns,
+  usePagedListPage,
+  type FilterField,
+} from '../../../components/list-page';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
-import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../lib/notifications';
 import { usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
@@ -33,54 +41,35 @@ function UnitForm({ unit, onClose }: { unit: Unit | null; onClose: () => void })
       onClose();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   return (
-    <form onSubmit={submit} noValidate data-testid="unit-form">
-      <Stack gap="md">
-        <TextInput
-          label={t('units.name')}
-          required
-          maxLength={150}
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={fieldError(save.error, 'name')}
-          data-autofocus
-        />
-        {!unit && me.companies.length > 1 && (
-          <Select<number>
-            label={t('users.company')}
-            data={me.companies.map((company) => ({ value: company.id, label: company.name }))}
-            value={companyId}
-            onChange={(value) => value !== null && setCompanyId(value)}
-            searchable
-            allowDeselect={false}
-            error={fieldError(save.error, 'companyId')}
-            comboboxProps={{ withinPortal: true }}
-          />
-        )}
-        <Textarea
-          label={t('units.description')}
-          maxLength={2000}
-          autosize
-          minRows={3}
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-          error={fieldError(save.error, 'description')}
-        />
-        <FormError error={save.error} shownFields={['name', 'description', 'companyId']} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} data-testid="unit-form-submit">
-            {unit ? t('common.save') : t('units.create')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormFrame onSubmit={() => save.mutate()} testId="unit-form">
+      <TextInput
+        label={t('units.name')}
+        required
+        maxLength={150}
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        error={fieldError(save.error, 'name')}
+        data-autofocus
+      />
+      {!unit && <CompanySelect value={companyId} onChange={setCompanyId} error={fieldError(save.error, 'companyId')} />}
+      <Textarea
+        label={t('units.description')}
+        maxLength={2000}
+        autosize
+        minRows={3}
+        value={description}
+        onChange={(event) => setDescription(event.currentTarget.value)}
+        error={fieldError(save.error, 'description')}
+      />
+      <FormError error={save.error} shownFields={['name', 'description', 'companyId']} />
+      <FormActions
+        onCancel={onClose}
+        submitLabel={unit ? t('common.save') : t('units.create')}
+        loading={save.isPending}
+        submitTestId="unit-form-submit"
+      />
+    </FormFrame>
   );
 }
 
@@ -102,17 +91,15 @@ export default function UnitsPage() {
       await queryClient.invalidateQueries({ queryKey: ['users'] });
     },
   });
-  const manyCompanies = me.companies.length > 1;
 
   const filters: FilterField<typeof unitList.filters>[] = [
     { kind: 'search', name: 'search', label: t('common.search'), placeholder: t('units.searchPlaceholder') },
     { kind: 'company', name: 'companyId', label: t('users.company') },
   ];
   // Rows call no hooks: every text a cell shows is read here, once per language.
-  const columns = useMemo<Column<Unit>[]>(() => {
-    const companyName = (id: number) => me.companies.find((company) => company.id === id)?.name ?? `#${id}`;
+  const columns = useMemo(() => {
     const deleteLabel = t('common.delete');
-    const all: (Column<Unit> | null)[] = [
+    return presentColumns<Unit>([
       {
         id: 'name',
         header: t('units.name'),
@@ -120,39 +107,30 @@ export default function UnitsPage() {
         sortField: 'name',
         render: (unit) => <span className="vigil-cell-strong">{unit.name}</span>,
       },
-      manyCompanies
-        ? { id: 'company', header: t('users.company'), width: '180px', render: (unit) => companyName(unit.companyId) }
-        : null,
+      companyColumn(t('users.company'), me.companies),
       {
         id: 'description',
         header: t('units.description'),
         width: 'minmax(200px, 2fr)',
-        render: (unit) => (unit.description ? unit.description : <span className="vigil-cell-dimmed">—</span>),
+        render: (unit) => unit.description || noValue,
       },
-      { id: 'users', header: t('units.users'), width: '90px', render: (unit) => unit.userCount },
-      {
-        id: 'createdAt',
-        header: t('units.createdAt'),
-        width: '120px',
+      { id: 'users', header: t('units.users'), width: '120px', render: (unit) => unit.userCount },
+      dateColumn('createdAt', t('units.createdAt'), (unit) => unit.createdAt, {
         sortField: 'created_at',
-        render: (unit) => <span className="vigil-cell-mono">{formatDate(unit.createdAt, 'isoDate')}</span>,
-      },
-      {
-        id: 'actions',
-        header: <VisuallyHidden>{t('common.actions')}</VisuallyHidden>,
-        width: '110px',
-        align: 'end',
-        render: (unit) =>
-          mayChange ? (
-            <button type="button" className="vigil-cell-action" data-danger onClick={() => setDeleting(unit)}>
-              <IconTrash size={14} />
-              {deleteLabel}
-            </button>
-          ) : null,
-      },
-    ];
-    return all.filter((column): column is Column<Unit> => column !== null);
-  }, [t, me.companies, manyCompanies, mayChange]);
+        format: 'isoDate',
+      }),
+      actionsColumn(t('common.actions'), (unit) =>
+        mayChange
+          ? cellAction({
+              label: deleteLabel,
+              icon: <IconTrash size={14} />,
+              danger: true,
+              onClick: () => setDeleting(unit),
+            })
+          : null,
+      ),
+    ]);
+  }, [t, me.companies, mayChange]);
 
   return (
     <ListPage

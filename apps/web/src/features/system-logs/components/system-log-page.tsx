@@ -5,7 +5,14 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChangesTable } from '../../../components/audit/changes-table';
 import type { Column } from '../../../components/list';
-import { DetailDrawer, ListPage, usePagedListPage, type FilterField } from '../../../components/list-page';
+import {
+  cellAction,
+  dateColumn,
+  DetailDrawer,
+  ListPage,
+  usePagedListPage,
+  type FilterField,
+} from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { knownActions, knownObjectTypes, systemLogList, type SystemLog } from '../api/system-logs';
 
@@ -54,17 +61,11 @@ export default function SystemLogPage() {
     const impersonated = t('systemLogs.impersonated');
     const showChanges = t('systemLogs.showChanges');
     return [
-      {
-        id: 'dateTime',
-        header: t('systemLogs.dateTime'),
-        width: '170px',
+      dateColumn('dateTime', t('systemLogs.dateTime'), (log: SystemLog) => log.dateTime, {
         sortField: 'date_time',
-        render: (log) => (
-          <time className="vigil-cell-mono" dateTime={log.dateTime} title={log.dateTime}>
-            {formatDate(log.dateTime, 'isoDateTimeSeconds')}
-          </time>
-        ),
-      },
+        format: 'isoDateTimeSeconds',
+        width: '170px',
+      }),
       {
         id: 'user',
         header: t('systemLogs.user'),
@@ -114,18 +115,12 @@ export default function SystemLogPage() {
         align: 'end',
         render: (log) => {
           const changed = Object.keys(log.changes).length;
-          return (
-            <button
-              type="button"
-              className="vigil-cell-action"
-              aria-label={showChanges}
-              aria-haspopup="dialog"
-              onClick={() => setOpen(log)}
-            >
-              {changed > 0 && changed}
-              <IconChevronRight size={16} />
-            </button>
-          );
+          return cellAction({
+            label: changed > 0 ? changed : null,
+            icon: <IconChevronRight size={16} />,
+            ariaLabel: showChanges,
+            onClick: () => setOpen(log),
+          });
         },
       },
     ];

@@ -1,14 +1,22 @@
-import { Button, Drawer, Group, Select, Stack, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
+import { Button, Drawer, Group, Text, TextInput, Textarea } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role as RoleWire } from '@vigil/contract';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormError, fieldError } from '../../../components/form';
-import type { Column } from '../../../components/list';
-import { ListPage, usePagedListPage, type FilterField } from '../../../components/list-page';
+import { CompanySelect, FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
+import {
+  actionsColumn,
+  cellAction,
+  companyColumn,
+  dateColumn,
+  ListPage,
+  presentColumns,
+  stackCell,
+  usePagedListPage,
+  type FilterField,
+} from '../../../components/list-page';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
-import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../lib/notifications';
 import { Can, usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
@@ -37,70 +45,55 @@ function RoleForm({ role, onClose }: { role: Role | null; onClose: () => void })
       onClose();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   return (
-    <form onSubmit={submit} noValidate data-testid="role-form">
-      <Stack gap="md">
-        <Group grow align="flex-start">
-          <TextInput
-            label={t('roles.name')}
-            required
-            maxLength={100}
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            error={fieldError(save.error, 'name')}
-          />
-          {!role && me.companies.length > 1 && (
-            <Select<number>
-              label={t('users.company')}
-              data={me.companies.map((company) => ({ value: company.id, label: company.name }))}
-              value={companyId}
-              onChange={(value) => value !== null && setCompanyId(value)}
-              searchable
-              allowDeselect={false}
-              error={fieldError(save.error, 'companyId')}
-            />
-          )}
-        </Group>
-        <Textarea
-          label={t('roles.description')}
-          maxLength={2000}
-          autosize
-          minRows={2}
-          maxRows={5}
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-          error={fieldError(save.error, 'description')}
+    <FormFrame onSubmit={() => save.mutate()} testId="role-form">
+      <Group grow align="flex-start">
+        <TextInput
+          label={t('roles.name')}
+          required
+          maxLength={100}
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+          error={fieldError(save.error, 'name')}
         />
-        <div>
-          <Text size="sm" fw={600} mb={4}>
-            {t('roles.permissions')}
+        {!role && (
+          <CompanySelect value={companyId} onChange={setCompanyId} error={fieldError(save.error, 'companyId')} />
+        )}
+      </Group>
+      <Textarea
+        label={t('roles.description')}
+        maxLength={2000}
+        autosize
+        minRows={2}
+        maxRows={5}
+        value={description}
+        onChange={(event) => setDescription(event.currentTarget.value)}
+        error={fieldError(save.error, 'description')}
+      />
+      <div>
+        <Text size="sm" fw={600} mb={4}>
+          {t('roles.permissions')}
+        </Text>
+        <Text size="xs" c="dimmed" mb="sm">
+          {t('roles.permissionsHint')}
+        </Text>
+        {catalog.data ? (
+          <PermissionGrid catalog={catalog.data} value={permissions} onChange={setPermissions} />
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('common.loading')}
           </Text>
-          <Text size="xs" c="dimmed" mb="sm">
-            {t('roles.permissionsHint')}
-          </Text>
-          {catalog.data ? (
-            <PermissionGrid catalog={catalog.data} value={permissions} onChange={setPermissions} />
-          ) : (
-            <Text size="sm" c="dimmed">
-              {t('common.loading')}
-            </Text>
-          )}
-        </div>
-        <FormError error={save.error} shownFields={['name', 'description', 'companyId']} />
-        <Group justify="flex-end" gap="sm" className="vigil-drawer-footer">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} data-testid="role-form-submit">
-            {role ? t('common.save') : t('roles.create')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+        )}
+      </div>
+      <FormError error={save.error} shownFields={['name', 'description', 'companyId']} />
+      <FormActions
+        onCancel={onClose}
+        submitLabel={role ? t('common.save') : t('roles.create')}
+        loading={save.isPending}
+        submitTestId="role-form-submit"
+        className="vigil-drawer-footer"
+      />
+    </FormFrame>
   );
 }
 
@@ -122,32 +115,23 @@ export default function RolesPage() {
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
     },
   });
-  const manyCompanies = me.companies.length > 1;
 
   const filters: FilterField<typeof rolesList.filters>[] = [
     { kind: 'search', name: 'search', label: t('common.search'), placeholder: t('roles.searchPlaceholder') },
     { kind: 'company', name: 'companyId', label: t('users.company') },
   ];
   // Rows call no hooks: every text a cell shows is read here, once per language.
-  const columns = useMemo<Column<Role>[]>(() => {
-    const companyName = (id: number) => me.companies.find((company) => company.id === id)?.name ?? `#${id}`;
+  const columns = useMemo(() => {
     const deleteLabel = t('common.delete');
-    const all: (Column<Role> | null)[] = [
+    return presentColumns<Role>([
       {
         id: 'name',
         header: t('roles.name'),
         width: 'minmax(220px, 2fr)',
         sortField: 'name',
-        render: (role) => (
-          <span className="vigil-cell-stack">
-            <span className="vigil-cell-strong">{role.name}</span>
-            {role.description && <span className="vigil-cell-dim">{role.description}</span>}
-          </span>
-        ),
+        render: (role) => stackCell(role.name, role.description, 'vigil-cell-strong'),
       },
-      manyCompanies
-        ? { id: 'company', header: t('users.company'), width: '180px', render: (role) => companyName(role.companyId) }
-        : null,
+      companyColumn(t('users.company'), me.companies),
       {
         id: 'permissions',
         header: t('roles.permissions'),
@@ -161,30 +145,23 @@ export default function RolesPage() {
           </span>
         ),
       },
-      { id: 'users', header: t('roles.users'), width: '90px', render: (role) => role.userCount },
-      {
-        id: 'createdAt',
-        header: t('roles.createdAt'),
-        width: '120px',
+      { id: 'users', header: t('roles.users'), width: '120px', render: (role) => role.userCount },
+      dateColumn('createdAt', t('roles.createdAt'), (role) => role.createdAt, {
         sortField: 'created_at',
-        render: (role) => <span className="vigil-cell-mono">{formatDate(role.createdAt, 'isoDate')}</span>,
-      },
-      {
-        id: 'actions',
-        header: <VisuallyHidden>{t('common.actions')}</VisuallyHidden>,
-        width: '110px',
-        align: 'end',
-        render: (role) =>
-          mayDelete ? (
-            <button type="button" className="vigil-cell-action" data-danger onClick={() => setDeleting(role)}>
-              <IconTrash size={14} />
-              {deleteLabel}
-            </button>
-          ) : null,
-      },
-    ];
-    return all.filter((column): column is Column<Role> => column !== null);
-  }, [t, me.companies, manyCompanies, mayDelete]);
+        format: 'isoDate',
+      }),
+      actionsColumn(t('common.actions'), (role) =>
+        mayDelete
+          ? cellAction({
+              label: deleteLabel,
+              icon: <IconTrash size={14} />,
+              danger: true,
+              onClick: () => setDeleting(role),
+            })
+          : null,
+      ),
+    ]);
+  }, [t, me.companies, mayDelete]);
 
   return (
     <ListPage

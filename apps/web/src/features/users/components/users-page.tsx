@@ -1,12 +1,19 @@
-import { Button, VisuallyHidden } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconArchive, IconPlus, IconRestore } from '@tabler/icons-react';
 import type { User as UserWire } from '@vigil/contract';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Column } from '../../../components/list';
-import { ListPage, usePagedListPage, type FilterField } from '../../../components/list-page';
-import { formatDate } from '../../../lib/dates';
+import {
+  actionsColumn,
+  dateColumn,
+  ListPage,
+  noValue,
+  stackCell,
+  usePagedListPage,
+  type FilterField,
+} from '../../../components/list-page';
 import { Can, usePermission } from '../../../lib/permissions';
 import { useRoles, useUnits } from '../api/lookups';
 import { userList, type User } from '../api/users';
@@ -95,40 +102,34 @@ export default function UsersPage() {
       {
         id: 'user',
         header: t('users.user'),
-        width: 'minmax(200px, 1.4fr)',
+        width: 'minmax(170px, 1.4fr)',
         sortField: 'username',
-        render: (user) => (
-          <span className="vigil-cell-stack">
+        render: (user) =>
+          stackCell(
             <Link to={userPath(user)} className="vigil-row__name" onClick={stop}>
               {user.fullName}
-            </Link>
-            <span className="vigil-cell-dim vigil-cell-mono">{user.username}</span>
-          </span>
-        ),
+            </Link>,
+            <span className="vigil-cell-mono">{user.username}</span>,
+          ),
       },
       {
         id: 'email',
         header: t('users.email'),
-        width: 'minmax(180px, 1fr)',
+        width: 'minmax(150px, 1fr)',
         sortField: 'email',
-        render: (user) => user.email ?? <span className="vigil-cell-dimmed">—</span>,
+        render: (user) => user.email ?? noValue,
       },
       {
         id: 'company',
         header: t('users.company'),
-        width: '160px',
+        width: '130px',
         sortField: 'company',
-        render: (user) => (
-          <span className="vigil-cell-stack">
-            <span>{user.companyName}</span>
-            {user.allCompanies && <span className="vigil-cell-dim">{allCompanies}</span>}
-          </span>
-        ),
+        render: (user) => stackCell(user.companyName, user.allCompanies && allCompanies),
       },
       {
         id: 'roles',
         header: t('users.roles'),
-        width: 'minmax(160px, 1fr)',
+        width: 'minmax(130px, 1fr)',
         render: (user) => (
           <span className="vigil-pills">
             {user.roleIds.slice(0, MAX_ROLES_SHOWN).map((id, index) => (
@@ -145,25 +146,20 @@ export default function UsersPage() {
       {
         id: 'status',
         header: t('users.status'),
-        width: '170px',
+        width: '150px',
         render: (user) => userBadges(user, badgeLabels),
       },
-      {
-        id: 'lastLogin',
-        header: t('users.lastLogin'),
-        width: '150px',
+      dateColumn('lastLogin', t('users.lastLogin'), (user: User) => user.lastLoginAt, {
         sortField: 'last_login_at',
-        render: (user) => <span className="vigil-cell-mono">{formatDate(user.lastLoginAt, 'isoDateTime')}</span>,
-      },
-      {
-        id: 'actions',
-        header: <VisuallyHidden>{t('common.actions')}</VisuallyHidden>,
-        width: '56px',
-        align: 'end',
-        render: (user) => (
+        width: '140px',
+      }),
+      actionsColumn(
+        t('common.actions'),
+        (user: User) => (
           <UserActionsMenu user={user} rights={rightsOf(user)} onEdit={setEditing} request={actions.request} />
         ),
-      },
+        '48px',
+      ),
     ];
   }, [t, rolesById, rightsOf, actions.request]);
   // Stable, so the table keeps the labels it worked out for rows already seen.
