@@ -4,6 +4,6 @@ export { FilterBar } from './filter-bar';
 export type { FilterField } from './filter-bar';
 export { ListPage } from './list-page';
 export type { ListPageProps, ListTable } from './list-page';
-export { usePagedListPage, useScrolledListPage } from './use-list-page';
+export { useAddToFilter, usePagedListPage, useScrolledListPage } from './use-list-page';
 export type { ListPageModel, ListPageOptions, ScrolledListPageOptions } from './use-list-page';
 export { actionsColumn, cellAction, companyColumn, dateColumn, noValue, presentColumns, stackCell } from './columns';

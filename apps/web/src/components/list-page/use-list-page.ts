@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { Camelize } from '../../lib/http';
 import {
   useInfiniteList,
@@ -148,4 +148,17 @@ export function useScrolledListPage<Wire, D extends Record<string, FilterKind>>(
     page: undefined,
     ...parts,
   };
+}
+
+/** Adds one value to a repeated filter, keeping those set (a pivot: "this host too"); stable while they stay. */
+export function useAddToFilter<D extends Record<string, FilterKind>>(
+  list: ListState<D>,
+  name: Extract<keyof D, string>,
+): (value: string) => void {
+  const current = list.filters[name] as string[] | undefined;
+  const { setFilters } = list;
+  return useCallback(
+    (value: string) => setFilters({ [name]: [...new Set([...(current ?? []), value])] } as FiltersOf<D>),
+    [current, setFilters, name],
+  );
 }

@@ -1,9 +1,9 @@
 import { ActionIcon, Button, Drawer, Text, Tooltip } from '@mantine/core';
 import { IconBinaryTree } from '@tabler/icons-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
-import { useScrolledListPage, type FilterField } from '../../../components/list-page';
+import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { endpointEventOf, endpointList, type StoredEvent } from '../api/investigation';
 import { accountLabel, endpointSummary } from '../lib/summaries';
@@ -57,14 +57,8 @@ export default function EndpointEventsPage() {
   const [open, setOpen] = useState<StoredEvent | null>(null);
   const [tree, setTree] = useState<TreeTarget | null>(null);
 
-  const addHost = useCallback(
-    (host: string) => setFilters({ hostName: [...new Set([...(filters.hostName ?? []), host])] }),
-    [filters.hostName, setFilters],
-  );
-  const addUser = useCallback(
-    (user: string) => setFilters({ userName: [...new Set([...(filters.userName ?? []), user])] }),
-    [filters.userName, setFilters],
-  );
+  const addHost = useAddToFilter(model.list, 'hostName');
+  const addUser = useAddToFilter(model.list, 'userName');
 
   const columns = useMemo<Column<StoredEvent>[]>(
     () => [
@@ -99,14 +93,12 @@ export default function EndpointEventsPage() {
         width: '150px',
         render: (row) => {
           const process = endpointEventOf(row).process;
-          return process ? (
-            <div className="vigil-inv-cell-stack">
-              <span>{process.name ?? '—'}</span>
-              {process.pid !== null && <span className="vigil-inv-dim vigil-inv-mono">PID {process.pid}</span>}
-            </div>
-          ) : (
-            '—'
-          );
+          return process
+            ? stackCell(
+                process.name ?? '—',
+                process.pid !== null && <span className="vigil-inv-mono">PID {process.pid}</span>,
+              )
+            : '—';
         },
       },
       {
@@ -115,12 +107,7 @@ export default function EndpointEventsPage() {
         width: '150px',
         render: (row) => {
           const event = endpointEventOf(row).event;
-          return (
-            <div className="vigil-inv-cell-stack">
-              <span>{event.action ?? event.code ?? '—'}</span>
-              {event.category.length > 0 && <span className="vigil-inv-dim">{event.category.join(', ')}</span>}
-            </div>
-          );
+          return stackCell(event.action ?? event.code ?? '—', event.category.join(', '));
         },
       },
       {

@@ -2,7 +2,7 @@ import { detectedFileTypes } from '@vigil/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
-import { useScrolledListPage, type FilterField } from '../../../components/list-page';
+import { stackCell, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { fileApiFilters, fileList, type WarehouseHash } from '../api/investigation';
 import { formatBytes } from '../lib/summaries';
@@ -39,12 +39,11 @@ export default function FilesPage() {
         id: 'name',
         header: t('investigation.files.name'),
         width: 'minmax(220px, 1.2fr)',
-        render: (row) => (
-          <div className="vigil-inv-cell-stack">
-            <span>{row.filename ?? t('investigation.files.unnamed')}</span>
-            <span className="vigil-inv-dim vigil-inv-mono">{row.sha256}</span>
-          </div>
-        ),
+        render: (row) =>
+          stackCell(
+            row.filename ?? t('investigation.files.unnamed'),
+            <span className="vigil-inv-mono">{row.sha256}</span>,
+          ),
       },
       {
         id: 'verdict',

@@ -3,7 +3,7 @@ import { IconPaperclip } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
-import { useScrolledListPage, type FilterField } from '../../../components/list-page';
+import { stackCell, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { mailMessageUrl } from '../../triage';
 import { mailList, mailMessageOf, type MailListItem } from '../api/investigation';
@@ -43,14 +43,7 @@ export default function MailListPage() {
         width: '190px',
         render: (row) => {
           const from = mailMessageOf(row).from;
-          return from ? (
-            <div className="vigil-inv-cell-stack">
-              <span>{from.name ?? from.address}</span>
-              {from.name && <span className="vigil-inv-dim">{from.address}</span>}
-            </div>
-          ) : (
-            '—'
-          );
+          return from ? stackCell(from.name ?? from.address, from.name && from.address) : '—';
         },
       },
       {

@@ -1,7 +1,7 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
-import { useScrolledListPage, type FilterField } from '../../../components/list-page';
+import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { severityPill, useTriageLabels } from '../../triage';
 import { networkEventOf, networkList, type StoredEvent } from '../api/investigation';
@@ -25,10 +25,7 @@ export default function NetworkPage() {
   const { filters, setFilters } = model.list;
   const [open, setOpen] = useState<StoredEvent | null>(null);
 
-  const addIp = useCallback(
-    (ip: string) => setFilters({ ip: [...new Set([...(filters.ip ?? []), ip])] }),
-    [filters.ip, setFilters],
-  );
+  const addIp = useAddToFilter(model.list, 'ip');
 
   const labels = useTriageLabels();
   const columns = useMemo<Column<StoredEvent>[]>(
@@ -84,18 +81,7 @@ export default function NetworkPage() {
         render: (row) => {
           const event = networkEventOf(row);
           const summary = networkSummary(event, i18n.language);
-          return (
-            <div className="vigil-inv-cell-stack">
-              <span>{summary.main || '—'}</span>
-              {summary.sha256 ? (
-                <span className="vigil-inv-dim">
-                  <HashValue value={summary.sha256} />
-                </span>
-              ) : (
-                summary.detail && <span className="vigil-inv-dim">{summary.detail}</span>
-              )}
-            </div>
-          );
+          return stackCell(summary.main || '—', summary.sha256 ? <HashValue value={summary.sha256} /> : summary.detail);
         },
       },
       {
