@@ -165,36 +165,27 @@ function Field<D extends Record<string, FilterKind>>({ field, list }: { field: F
         />
       );
     }
-    case 'tags': {
-      const values = (value as string[] | undefined) ?? [];
+    case 'tags':
+    case 'numbers': {
+      const values = ((value as unknown[] | undefined) ?? []).map(String);
+      const accept = field.kind === 'numbers' ? field.accept : undefined;
       return (
         <TagsInput
           className="vigil-filters__tags"
           label={field.label}
           placeholder={values.length ? undefined : field.placeholder}
-          data={field.suggestions as string[] | undefined}
+          data={field.kind === 'tags' ? (field.suggestions as string[] | undefined) : undefined}
           value={values}
-          onChange={set}
-          maxTags={field.maxTags}
+          // Numbers keep only what `accept` takes (a port, an id); text stays as typed.
+          onChange={(texts) =>
+            set(accept ? texts.map(Number).filter((number) => Number.isFinite(number) && accept(number)) : texts)
+          }
+          maxTags={field.kind === 'tags' ? field.maxTags : undefined}
           clearable
           data-testid={field.testId}
         />
       );
     }
-    case 'numbers':
-      return (
-        <TagsInput
-          className="vigil-filters__tags"
-          label={field.label}
-          placeholder={field.placeholder}
-          value={((value as number[] | undefined) ?? []).map(String)}
-          onChange={(texts) =>
-            set(texts.map(Number).filter((number) => Number.isFinite(number) && field.accept(number)))
-          }
-          clearable
-          data-testid={field.testId}
-        />
-      );
     case 'yesNo':
       return (
         <Select

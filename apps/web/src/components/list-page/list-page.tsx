@@ -1,30 +1,24 @@
 import './list-page.css';
 import { Stack } from '@mantine/core';
-import type { MouseEvent, KeyboardEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { FilterKind } from '../../lib/list';
 import { ListFooter } from '../list/list-footer';
 import { LoadError } from '../list/list-error';
 import { SelectionBar } from '../list/selection-bar';
-import { VirtualTable, type Column } from '../list/virtual-table';
+import { VirtualTable, type VirtualTableProps } from '../list/virtual-table';
 import { PageHeader } from '../ui/page-header';
 import { FilterBar, type FilterField } from './filter-bar';
 import type { ListPageModel } from './use-list-page';
 
-/** How a list page's table looks and what its rows do. */
-export interface ListTable<Row> {
-  columns: readonly Column<Row>[];
+/** How a list page's table looks and what its rows do (as the virtual table takes them). */
+export interface ListTable<Row> extends Pick<
+  VirtualTableProps<Row>,
+  'columns' | 'rowHeight' | 'rowLabel' | 'rowClassName' | 'rowHref' | 'onRowClick' | 'rowTestId'
+> {
   /** Accessible name of the table. */
   label: string;
   /** `data-testid` of the table (which carries `data-loading` while a read is under way). */
   testId: string;
-  /** `data-testid` of each row. */
-  rowTestId?: string;
-  rowHeight?: number;
-  /** The checkbox's name for a row ("Select alice"); keep the function stable (the table remembers its answers). */
-  rowLabel?: (row: Row) => string;
-  rowClassName?: (row: Row) => string | undefined;
-  rowHref?: (row: Row) => string;
-  onRowClick?: (row: Row, index: number, event: MouseEvent | KeyboardEvent) => void;
   /** Shown instead of rows when none match. */
   empty: ReactNode;
   /** Said when the list could not be read. */
@@ -81,6 +75,7 @@ export function ListPage<Row, D extends Record<string, FilterKind>>({
   const paged = model.loadMore === undefined;
   const selectable = bulkActions !== undefined;
   const failed = model.error !== undefined && model.error !== null;
+  const { label, testId, loadFailed, ...rowOptions } = table;
   return (
     <Stack gap="md" className="vigil-list-page">
       <PageHeader title={title} subtitle={subtitle} actions={actions} />
@@ -95,46 +90,39 @@ export function ListPage<Row, D extends Record<string, FilterKind>>({
           keepOnReset={keepOnReset}
         />
       )}
-      {failed && <LoadError message={table.loadFailed} onRetry={model.retry} />}
+      {failed && <LoadError message={loadFailed} onRetry={model.retry} />}
       {selectable && (
         <SelectionBar selection={model.selection as never} count={model.count} allowAllMatching={selectAllMatching}>
           {bulkActions}
         </SelectionBar>
       )}
-      <div className="vigil-list-page__table" data-testid={table.testId} data-loading={model.fetching}>
+      <div className="vigil-list-page__table" data-testid={testId} data-loading={model.fetching}>
         <VirtualTable<Row>
+          {...rowOptions}
           rows={model.rows}
           rowKey={rowKeyOf}
-          columns={table.columns}
-          ariaLabel={table.label}
-          rowHeight={table.rowHeight}
+          ariaLabel={label}
           total={paged ? undefined : model.count}
           ordering={model.list.ordering}
           onSort={model.list.toggleOrdering}
           selection={selectable ? (model.selection as never) : undefined}
           rowId={selectable ? rowIdOf : undefined}
-          rowLabel={table.rowLabel}
           rowSelectable={model.canSelect}
-          rowClassName={table.rowClassName}
-          rowHref={table.rowHref}
-          onRowClick={table.onRowClick}
           activeIndex={model.activeIndex}
           onActiveIndexChange={model.setActiveIndex}
           hasMore={model.hasMore}
           loadMore={model.loadMore}
           loading={model.loading}
           loadingMore={model.loadingMore}
-          empty={table.empty}
           bottomGap={paged ? PAGED_BOTTOM_GAP : undefined}
           fitRows={paged}
-          rowTestId={table.rowTestId}
         />
         {paged && (
           <ListFooter
             data={model.page}
             list={model.list}
             pageSizes={model.definition.pageSizes}
-            testId={footerTestId ?? table.testId}
+            testId={footerTestId ?? testId}
           />
         )}
       </div>

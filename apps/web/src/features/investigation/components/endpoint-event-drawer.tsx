@@ -6,7 +6,7 @@ import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { useEndpointEvent, type EndpointEventView, type StoredEvent } from '../api/investigation';
 import { accountLabel } from '../lib/summaries';
-import { HashValue, KeyValues, Pivot, Section, useCompanyName } from './shared';
+import { HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
 
 type Hashes = { md5: string | null; sha1: string | null; sha256: string | null };
 
@@ -31,17 +31,14 @@ export function EndpointEventDrawer({
   onProcessTree: (row: StoredEvent) => void;
 }) {
   const { t } = useTranslation();
-  const detail = useEndpointEvent(row?.id ?? null, row?.ts);
+  const { event, drawer } = useEventDetail<EndpointEventView>(row, useEndpointEvent(row?.id ?? null, row?.ts));
   const companyName = useCompanyName();
-  const event = (detail.data?.event ?? row?.event) as EndpointEventView | undefined;
   const eventData = event ? Object.entries(event.eventData ?? {}) : [];
 
   return (
     <DetailDrawer
-      opened={row !== null}
+      {...drawer}
       onClose={onClose}
-      raw={{ isLoading: detail.isLoading, error: detail.error, raw: detail.data?.raw }}
-      rawTitle={t('investigation.common.raw')}
       title={
         event ? (
           <Group gap="sm">

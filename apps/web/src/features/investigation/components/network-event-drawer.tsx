@@ -6,7 +6,7 @@ import { formatDate } from '../../../lib/dates';
 import { SeverityBadge } from '../../triage';
 import { useNetworkEvent, type NetworkEventView, type StoredEvent } from '../api/investigation';
 import { formatBytes } from '../lib/summaries';
-import { EventTypeBadge, HashValue, KeyValues, Pivot, Section, useCompanyName } from './shared';
+import { EventTypeBadge, HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
 
 /** The sections of one network event: the flow, then what its type carries, then the record as it arrived. */
 export function NetworkEventDrawer({
@@ -20,18 +20,15 @@ export function NetworkEventDrawer({
   onFilter: (filter: { ip?: string; communityId?: string }) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const detail = useNetworkEvent(row?.id ?? null, row?.ts);
+  const { event, drawer } = useEventDetail<NetworkEventView>(row, useNetworkEvent(row?.id ?? null, row?.ts));
   const companyName = useCompanyName();
-  const event = (detail.data?.event ?? row?.event) as NetworkEventView | undefined;
   const ip = (value: string | null) => (value ? <Pivot value={value} onPivot={(v) => onFilter({ ip: v })} /> : null);
   const bytes = (value: number | null) => (value === null ? null : formatBytes(value, i18n.language));
 
   return (
     <DetailDrawer
-      opened={row !== null}
+      {...drawer}
       onClose={onClose}
-      raw={{ isLoading: detail.isLoading, error: detail.error, raw: detail.data?.raw }}
-      rawTitle={t('investigation.common.raw')}
       title={
         event ? (
           <Group gap="sm">

@@ -8,6 +8,7 @@ import { useSignedInUser } from '../../../lib/session';
 
 export { DetailSection as Section, KeyValues } from '../../../components/list-page';
 import { filesUrl } from '../../triage';
+import type { StoredEvent } from '../api/investigation';
 
 export type Verdict = 'malicious' | 'allowed' | 'unknown';
 
@@ -235,4 +236,23 @@ export function HashFilter({
 export function useCompanyName(): (id: number) => string {
   const me = useSignedInUser();
   return (id) => me.companies.find((company) => company.id === id)?.name ?? `#${id}`;
+}
+
+/**
+ * What an event's drawer takes from the event's detail read: the event (the list's copy until the
+ * detail is there) and the drawer's state with the raw record.
+ */
+export function useEventDetail<View>(
+  row: StoredEvent | null,
+  detail: { isLoading: boolean; error: unknown; data?: { event: unknown; raw: unknown } },
+) {
+  const { t } = useTranslation();
+  return {
+    event: (detail.data?.event ?? row?.event) as View | undefined,
+    drawer: {
+      opened: row !== null,
+      raw: { isLoading: detail.isLoading, error: detail.error, raw: detail.data?.raw },
+      rawTitle: t('investigation.common.raw'),
+    },
+  };
 }
