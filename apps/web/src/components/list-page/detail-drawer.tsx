@@ -1,8 +1,9 @@
 import './detail-drawer.css';
-import { Drawer, Loader, Stack, Text } from '@mantine/core';
+import { Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { JsonView } from '../ui/json-view';
+import { SideDrawer } from '../ui/side-drawer';
 
 /** The read of one record's detail, as a drawer shows it. */
 export interface DetailRead {
@@ -40,15 +41,7 @@ export function DetailDrawer({
 }) {
   const { t } = useTranslation();
   return (
-    <Drawer
-      opened={opened}
-      onClose={onClose}
-      position="right"
-      size={size}
-      title={title}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-      data-testid={testId}
-    >
+    <SideDrawer opened={opened} onClose={onClose} size={size} title={title} testId={testId}>
       {children && (
         <Stack gap="md">
           {children}
@@ -67,7 +60,7 @@ export function DetailDrawer({
           )}
         </Stack>
       )}
-    </Drawer>
+    </SideDrawer>
   );
 }
 

@@ -1,10 +1,11 @@
-import { Button, Drawer, Tabs, Text } from '@mantine/core';
+import { Button, Tabs } from '@mantine/core';
 import { IconBuilding, IconKey, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Company as CompanyWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
+import { SideDrawer } from '../../../components/ui/side-drawer';
 import {
   actionsColumn,
   cellAction,
@@ -158,17 +159,11 @@ export default function CompaniesPage() {
       }}
       footerTestId="companies"
     >
-      <Drawer
+      <SideDrawer
         opened={editing !== undefined}
         onClose={() => setEditing(undefined)}
-        position="right"
         size={680}
-        title={
-          <Text fw={700} size="lg">
-            {editing ? editing.name : t('companies.newTitle')}
-          </Text>
-        }
-        closeButtonProps={{ 'aria-label': t('common.close') }}
+        title={editing ? editing.name : t('companies.newTitle')}
       >
         {editing === null && <CompanyForm company={null} onClose={() => setEditing(undefined)} />}
         {editing && (
@@ -189,7 +184,7 @@ export default function CompaniesPage() {
             </Tabs.Panel>
           </Tabs>
         )}
-      </Drawer>
+      </SideDrawer>
     </ListPage>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Drawer, Group, Text, TextInput, Textarea } from '@mantine/core';
+import { Button, Group, Text, TextInput, Textarea } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role as RoleWire } from '@vigil/contract';
@@ -17,6 +17,7 @@ import {
   type FilterField,
 } from '../../../components/list-page';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
+import { SideDrawer } from '../../../components/ui/side-drawer';
 import { notify } from '../../../lib/notifications';
 import { Can, usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
@@ -189,22 +190,16 @@ export default function RolesPage() {
       }}
       footerTestId="roles"
     >
-      <Drawer
+      <SideDrawer
         opened={editing !== undefined}
         onClose={() => setEditing(undefined)}
-        position="right"
         size={880}
-        title={
-          <Text fw={700} size="lg">
-            {editing ? t('roles.editTitle', { name: editing.name }) : t('roles.newTitle')}
-          </Text>
-        }
-        closeButtonProps={{ 'aria-label': t('common.close') }}
+        title={editing ? t('roles.editTitle', { name: editing.name }) : t('roles.newTitle')}
       >
         {editing !== undefined && (
           <RoleForm key={editing?.id ?? 'new'} role={editing} onClose={() => setEditing(undefined)} />
         )}
-      </Drawer>
+      </SideDrawer>
       <ConfirmModal
         opened={deleting !== null}
         title={t('roles.delete')}
