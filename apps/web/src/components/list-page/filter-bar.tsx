@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch } from '@tabler/icons-react';
-import type { ReactNode, RefObject } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isoToZonedInput, zonedInputToIso } from '../../lib/dates';
 import type { FilterKind, ListDefinition, ListState } from '../../lib/list';
@@ -32,7 +32,7 @@ interface FieldBase<D> {
 /** One control of a filter bar, declared by the page; the bar binds it to the URL's list state. */
 export type FilterField<D extends Record<string, FilterKind>> =
   /** Text search: applies after a pause or on Enter. */
-  | (FieldBase<D> & { kind: 'search'; inputRef?: RefObject<HTMLInputElement | null> })
+  | (FieldBase<D> & { kind: 'search'; inputRef?: Ref<HTMLInputElement> })
   /** Pick any of fixed values (`strings`). */
   | (FieldBase<D> & { kind: 'choice'; options: readonly Option<string>[]; searchable?: boolean })
   /** Pick any of records by id (`numbers`). */
@@ -64,28 +64,43 @@ const fromBooleanKey = (value: string | null) => (value === 'true' ? true : valu
 /** A segmented state's key: its value as text, "" for no filter. */
 const stateKey = (value: unknown) => (value === undefined ? '' : String(value));
 
-function SearchField<D extends Record<string, FilterKind>>({
-  field,
+/**
+ * A search box over a list's text filter: applies after a pause or on Enter, Escape leaves it, and the
+ * URL stays the truth. Pages with a filter bar of their own use it too.
+ */
+export function SearchFilter<D extends Record<string, FilterKind>>({
   list,
+  name,
+  label,
+  placeholder,
+  testId,
+  inputRef,
 }: {
-  field: FieldBase<D> & { inputRef?: RefObject<HTMLInputElement | null> };
   list: ListState<D>;
+  name: Extract<keyof D, string>;
+  label: string;
+  placeholder?: string;
+  testId?: string;
+  inputRef?: Ref<HTMLInputElement>;
 }) {
-  const current = list.filters[field.name] as string | undefined;
-  const search = useSearchBox(current, (value) => list.setFilters({ [field.name]: value } as never));
+  const current = list.filters[name] as string | undefined;
+  const search = useSearchBox(current, (value) => list.setFilters({ [name]: value } as never));
   return (
     <TextInput
-      ref={field.inputRef}
+      ref={inputRef}
       className="vigil-filters__search"
-      label={field.label}
-      placeholder={field.placeholder}
+      label={label}
+      placeholder={placeholder}
       leftSection={<IconSearch size={16} />}
       type="search"
       maxLength={200}
       value={search.value}
       onChange={search.onChange}
-      onKeyDown={search.onKeyDown}
-      data-testid={field.testId}
+      onKeyDown={(event) => {
+        search.onKeyDown(event);
+        if (event.key === 'Escape') event.currentTarget.blur();
+      }}
+      data-testid={testId}
     />
   );
 }
@@ -126,7 +141,16 @@ function Field<D extends Record<string, FilterKind>>({ field, list }: { field: F
     values.length ? undefined : (field.placeholder ?? t('common.any'));
   switch (field.kind) {
     case 'search':
-      return <SearchField field={field} list={list} />;
+      return (
+        <SearchFilter
+          list={list}
+          name={field.name}
+          label={field.label}
+          placeholder={field.placeholder}
+          testId={field.testId}
+          inputRef={field.inputRef}
+        />
+      );
     case 'company':
       return <CompanyField field={field} list={list} />;
     case 'choice': {

@@ -1,9 +1,9 @@
 import { Button, Group, MultiSelect, Paper, Select, TagsInput, TextInput } from '@mantine/core';
-import { IconFilterOff, IconSearch } from '@tabler/icons-react';
+import { IconFilterOff } from '@tabler/icons-react';
 import { alertSeverityValues, alertSources, alertStatuses } from '@vigil/contract';
 import { memo, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchBox } from '../../../components/list';
+import { SearchFilter } from '../../../components/list-page';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
 import type { ListState } from '../../../lib/list';
 import { useSignedInUser } from '../../../lib/session';
@@ -37,7 +37,6 @@ export const AlertFilters = memo(function AlertFilters({
   const me = useSignedInUser();
   const { users, byId } = useAssignableUsers();
   const companies = useCompanyNames();
-  const search = useSearchBox(list.filters.search, (value) => list.setFilters({ search: value }));
   const f = list.filters;
   const custom = f.lastSeenFrom !== undefined || f.lastSeenTo !== undefined;
   const timeValue = custom ? 'custom' : (f.period ?? ANY);
@@ -60,21 +59,13 @@ export const AlertFilters = memo(function AlertFilters({
   return (
     <Paper className="vigil-filters vigil-alert-filters" p="sm">
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
-          ref={searchRef}
-          className="vigil-filters__search"
+        <SearchFilter
+          list={list}
+          name="search"
           label={t('common.search')}
           placeholder={t('alerts.filters.searchPlaceholder')}
-          leftSection={<IconSearch size={16} />}
-          type="search"
-          maxLength={200}
-          value={search.value}
-          onChange={search.onChange}
-          onKeyDown={(event) => {
-            search.onKeyDown(event);
-            if (event.key === 'Escape') event.currentTarget.blur();
-          }}
-          data-testid="alerts-search"
+          testId="alerts-search"
+          inputRef={searchRef}
         />
         <MultiSelect
           className="vigil-filters__tags"
@@ -198,7 +189,6 @@ export const AlertFilters = memo(function AlertFilters({
           leftSection={<IconFilterOff size={16} />}
           disabled={!filtered}
           onClick={() => {
-            search.clear();
             list.resetFilters();
           }}
         >

@@ -1,9 +1,10 @@
 import { Button, Group, MultiSelect, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconFilterOff, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { IconFilterOff, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { alertSeverityValues, incidentStatuses, type Incident as IncidentWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadError, useSearchBox } from '../../../components/list';
+import { LoadError } from '../../../components/list';
+import { SearchFilter } from '../../../components/list-page';
 import { VirtualTable, type Column } from '../../../components/list/virtual-table';
 import { PageHeader } from '../../../components/ui/page-header';
 import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
@@ -51,7 +52,6 @@ export default function IncidentsPage() {
     pageSize: list.pageSize,
     filters: apiFilters,
   });
-  const search = useSearchBox(list.filters.search, (value) => list.setFilters({ search: value }));
 
   useLiveEvents(['incident.created', 'incident.updated'], () => setChanged(true));
 
@@ -163,17 +163,12 @@ export default function IncidentsPage() {
 
       <Paper className="vigil-filters" p="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
-            className="vigil-filters__search"
+          <SearchFilter
+            list={list}
+            name="search"
             label={t('common.search')}
             placeholder={t('incidents.list.searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
-            type="search"
-            maxLength={200}
-            value={search.value}
-            onChange={search.onChange}
-            onKeyDown={search.onKeyDown}
-            data-testid="filter-search"
+            testId="filter-search"
           />
           <MultiSelect
             className="vigil-filters__tags"
@@ -274,7 +269,6 @@ export default function IncidentsPage() {
             leftSection={<IconFilterOff size={16} />}
             disabled={!filtered && !customRange}
             onClick={() => {
-              search.clear();
               setCustomRange(false);
               list.resetFilters();
             }}
