@@ -27,6 +27,8 @@ interface FieldBase<D> {
   label: string;
   placeholder?: string;
   testId?: string;
+  /** The control's width class (`vigil-filters__tags` when left out). */
+  className?: string;
 }
 
 /** One control of a filter bar, declared by the page; the bar binds it to the URL's list state. */
@@ -131,8 +133,14 @@ function CompanyField<D extends Record<string, FilterKind>>({
   );
 }
 
-/** One declared control, bound to its filter in the URL. */
-function Field<D extends Record<string, FilterKind>>({ field, list }: { field: FilterField<D>; list: ListState<D> }) {
+/** One declared control, bound to its filter in the URL (pages with a bar of their own use it too). */
+export function FilterControl<D extends Record<string, FilterKind>>({
+  field,
+  list,
+}: {
+  field: FilterField<D>;
+  list: ListState<D>;
+}) {
   const { t } = useTranslation();
   if (field.kind === 'custom') return <>{field.render()}</>;
   const value = list.filters[field.name];
@@ -161,7 +169,7 @@ function Field<D extends Record<string, FilterKind>>({ field, list }: { field: F
         if (!options.some((option) => option.value === known)) options.push({ value: known, label: known });
       return (
         <MultiSelect
-          className="vigil-filters__tags"
+          className={field.className ?? 'vigil-filters__tags'}
           label={field.label}
           placeholder={anyPlaceholder(values)}
           data={options}
@@ -177,7 +185,7 @@ function Field<D extends Record<string, FilterKind>>({ field, list }: { field: F
       const values = (value as number[] | undefined) ?? [];
       return (
         <MultiSelect<number>
-          className="vigil-filters__tags"
+          className={field.className ?? 'vigil-filters__tags'}
           label={field.label}
           placeholder={anyPlaceholder(values)}
           data={field.options}
@@ -195,7 +203,7 @@ function Field<D extends Record<string, FilterKind>>({ field, list }: { field: F
       const accept = field.kind === 'numbers' ? field.accept : undefined;
       return (
         <TagsInput
-          className="vigil-filters__tags"
+          className={field.className ?? 'vigil-filters__tags'}
           label={field.label}
           placeholder={values.length ? undefined : field.placeholder}
           data={field.kind === 'tags' ? (field.suggestions as string[] | undefined) : undefined}
@@ -282,7 +290,7 @@ export function FilterBar<D extends Record<string, FilterKind>>({
       Object.fromEntries(resettable.map((name) => [name, undefined])) as Parameters<typeof list.setFilters>[0],
     );
   const row = (items: readonly FilterField<D>[]) =>
-    items.map((field) => <Field key={field.name} field={field} list={list} />);
+    items.map((field) => <FilterControl key={field.name} field={field} list={list} />);
   return (
     <Paper className="vigil-filters" p="md">
       <Group gap="sm" align="flex-end" wrap="wrap" mb={second.length > 0 ? 'sm' : undefined}>

@@ -1,6 +1,6 @@
 export { DetailDrawer, DetailSection, KeyValues } from './detail-drawer';
 export type { DetailRead } from './detail-drawer';
-export { FilterBar, SearchFilter } from './filter-bar';
+export { FilterBar, FilterControl, SearchFilter } from './filter-bar';
 export type { FilterField } from './filter-bar';
 export { ListPage } from './list-page';
 export type { ListPageProps, ListTable } from './list-page';

@@ -1,13 +1,13 @@
-import { Button, Group, MultiSelect, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { IconFilterOff, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { alertSeverityValues, incidentStatuses, type Incident as IncidentWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/list';
-import { SearchFilter } from '../../../components/list-page';
+import { FilterControl, SearchFilter, type FilterField } from '../../../components/list-page';
 import { VirtualTable, type Column } from '../../../components/list/virtual-table';
 import { PageHeader } from '../../../components/ui/page-header';
-import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
+import { formatDate } from '../../../lib/dates';
 import { useInfiniteList, useListState } from '../../../lib/list';
 import { useLiveEvents } from '../../../lib/live';
 import { usePermission } from '../../../lib/permissions';
@@ -139,6 +139,34 @@ export default function IncidentsPage() {
     return all.filter((column): column is Column<Incident> => column !== false);
   }, [t, labels, byId, manyCompanies, companyNames]);
 
+  const fields: FilterField<typeof incidentList.filters>[] = [
+    {
+      kind: 'choice',
+      name: 'status',
+      label: t('incidents.fields.status'),
+      options: incidentStatuses.map((value) => ({ value, label: t(`triage.incidentStatus.${value}`) })),
+      testId: 'filter-status',
+    },
+    {
+      kind: 'choice',
+      name: 'severity',
+      label: t('incidents.fields.severity'),
+      options: [...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) })),
+      testId: 'filter-severity',
+    },
+    {
+      kind: 'ids',
+      name: 'assigneeId',
+      label: t('incidents.fields.assignee'),
+      options: users.map((user) => ({
+        value: user.id,
+        label: user.id === me.id ? `${userName(user)} (${t('triage.me')})` : userName(user),
+      })),
+      testId: 'filter-assignee',
+    },
+    { kind: 'company', name: 'companyId', label: t('incidents.fields.company'), testId: 'filter-company' },
+  ];
+
   return (
     <Stack gap="lg" className="vigil-list-page vigil-incidents-page">
       <PageHeader
@@ -170,53 +198,9 @@ export default function IncidentsPage() {
             placeholder={t('incidents.list.searchPlaceholder')}
             testId="filter-search"
           />
-          <MultiSelect
-            className="vigil-filters__tags"
-            label={t('incidents.fields.status')}
-            placeholder={list.filters.status?.length ? undefined : t('common.any')}
-            data={incidentStatuses.map((value) => ({ value, label: t(`triage.incidentStatus.${value}`) }))}
-            value={list.filters.status ?? []}
-            onChange={(value) => list.setFilters({ status: value })}
-            clearable
-            data-testid="filter-status"
-          />
-          <MultiSelect
-            className="vigil-filters__tags"
-            label={t('incidents.fields.severity')}
-            placeholder={list.filters.severity?.length ? undefined : t('common.any')}
-            data={[...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) }))}
-            value={list.filters.severity ?? []}
-            onChange={(value) => list.setFilters({ severity: value })}
-            clearable
-            data-testid="filter-severity"
-          />
-          <MultiSelect<number>
-            className="vigil-filters__tags"
-            label={t('incidents.fields.assignee')}
-            placeholder={list.filters.assigneeId?.length ? undefined : t('common.any')}
-            data={users.map((user) => ({
-              value: user.id,
-              label: user.id === me.id ? `${userName(user)} (${t('triage.me')})` : userName(user),
-            }))}
-            value={list.filters.assigneeId ?? []}
-            onChange={(value) => list.setFilters({ assigneeId: value })}
-            searchable
-            clearable
-            data-testid="filter-assignee"
-          />
-          {manyCompanies && (
-            <MultiSelect<number>
-              className="vigil-filters__tags"
-              label={t('incidents.fields.company')}
-              placeholder={list.filters.companyId?.length ? undefined : t('common.any')}
-              data={me.companies.map((company) => ({ value: company.id, label: company.name }))}
-              value={list.filters.companyId ?? []}
-              onChange={(value) => list.setFilters({ companyId: value })}
-              searchable
-              clearable
-              data-testid="filter-company"
-            />
-          )}
+          {fields.map((field) => (
+            <FilterControl key={field.name} field={field} list={list} />
+          ))}
           <Select
             className="vigil-filters__narrow"
             label={t('triage.timeRange.label')}
@@ -244,23 +228,13 @@ export default function IncidentsPage() {
           />
           {period === CUSTOM && (
             <>
-              <TextInput
-                className="vigil-filters__date"
-                label={t('incidents.list.from')}
-                type="datetime-local"
-                value={isoToZonedInput(list.filters.createdFrom)}
-                onChange={(event) =>
-                  list.setFilters({ createdFrom: zonedInputToIso(event.currentTarget.value) ?? undefined })
-                }
+              <FilterControl
+                field={{ kind: 'dateTime', name: 'createdFrom', label: t('incidents.list.from') }}
+                list={list}
               />
-              <TextInput
-                className="vigil-filters__date"
-                label={t('incidents.list.to')}
-                type="datetime-local"
-                value={isoToZonedInput(list.filters.createdTo)}
-                onChange={(event) =>
-                  list.setFilters({ createdTo: zonedInputToIso(event.currentTarget.value) ?? undefined })
-                }
+              <FilterControl
+                field={{ kind: 'dateTime', name: 'createdTo', label: t('incidents.list.to') }}
+                list={list}
               />
             </>
           )}
