@@ -2,8 +2,11 @@ import { alerts } from './en/alerts';
 import { dashboard } from './en/dashboard';
 import { graph } from './en/graph';
 import { incidents } from './en/incidents';
+import { list } from './en/list';
+import { systemLogs } from './en/system-logs';
 import { investigation } from './en/investigation';
 import { triage } from './en/triage';
+import { units } from './en/units';
 /** English: the reference language. Every other language has exactly these keys (see types.ts and the test). */
 export const en = {
   common: {
@@ -204,50 +207,8 @@ export const en = {
       server_error: 'Vigil could not finish the single sign-on. Try again.',
     },
   },
-  list: {
-    range: '{{first}}–{{last}} of {{total}}',
-    noRecords: 'No records',
-    pageSize: 'Rows per page',
-    perPage: '{{size}} / page',
-    previous: 'Previous page',
-    next: 'Next page',
-    selectLoaded: 'Select all loaded rows',
-    loadingMore: 'Loading more rows…',
-    selectedCount: '{{count}} selected',
-    selectAllMatching: 'Select all {{count}} matching',
-    allMatchingSelected: 'All {{count}} matching rows are selected',
-    clearSelection: 'Clear selection',
-    matching: '{{count}} matching',
-    moreFilters: 'More filters',
-    fewerFilters: 'Fewer filters',
-  },
-  systemLogs: {
-    title: 'System log',
-    subtitle: 'Sign-ins, sign-outs and every change made in the console.',
-    search: 'Search',
-    searchPlaceholder: 'User, action, object',
-    action: 'Action',
-    objectType: 'Object type',
-    any: 'Any',
-    from: 'From',
-    to: 'To',
-    resetFilters: 'Reset filters',
-    dateTime: 'Date and time',
-    user: 'User',
-    object: 'Object',
-    ip: 'IP address',
-    changes: 'Changes',
-    showChanges: 'Show changes',
-    system: 'system',
-    impersonated: 'impersonated',
-    field: 'Field',
-    before: 'Before',
-    after: 'After',
-    noChanges: 'No field changes were recorded.',
-    empty: 'The system log is empty.',
-    nothingMatches: 'Nothing in the system log matches these filters.',
-    loadFailed: 'The system log could not be loaded.',
-  },
+  list,
+  systemLogs,
   profile: {
     subtitle: 'Signed in as {{username}}',
     saved: 'Your profile is saved.',
@@ -611,26 +572,7 @@ export const en = {
       loadFailed: 'The single sign-on settings could not be loaded.',
     },
   },
-  units: {
-    title: 'Units',
-    subtitle: 'Departments within a company that users belong to.',
-    create: 'New unit',
-    newTitle: 'New unit',
-    editTitle: 'Unit {{name}}',
-    created: 'The unit {{name}} is created.',
-    saved: 'The unit is saved.',
-    deleted: 'The unit {{name}} is deleted.',
-    delete: 'Delete the unit',
-    deleteConfirm: 'Delete {{name}}? Its {{count}} users stay, without a unit.',
-    searchPlaceholder: 'Name or description',
-    name: 'Name',
-    description: 'Description',
-    users: 'Users',
-    createdAt: 'Created',
-    empty: 'There are no units yet.',
-    nothingMatches: 'No unit matches this search.',
-    loadFailed: 'The units could not be loaded.',
-  },
+  units,
   triage,
   alerts,
   incidents,
