@@ -75,7 +75,7 @@ describe('administration and profile pages', () => {
   it('creates a user without a password (activation link shown), archives it and restores it', async () => {
     await signIn();
     await page.goto(`${server.url}${USERS}`);
-    await usersTable().locator('tbody tr td').first().waitFor();
+    await usersTable().locator('[role="cell"]').first().waitFor();
     expect(await page.getByTestId('sidebar').getByRole('link', { name: 'Users' }).isVisible()).toBe(true);
 
     await page.getByTestId('user-create').click();

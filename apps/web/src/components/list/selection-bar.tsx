@@ -11,17 +11,24 @@ export function SelectionBar({
   selection,
   count,
   children,
+  allowAllMatching = true,
 }: {
   selection: Selection<unknown>;
   /** How many rows match the filters. */
   count: number | undefined;
   /** The bulk actions. */
   children?: ReactNode;
+  /** Offers "select all N matching" (only where the bulk actions take a filter). */
+  allowAllMatching?: boolean;
 }) {
   const { t } = useTranslation();
   if (selection.mode === 'none') return null;
   const more =
-    count !== undefined && selection.mode === 'some' && selection.allLoadedSelected && count > selection.size;
+    allowAllMatching &&
+    count !== undefined &&
+    selection.mode === 'some' &&
+    selection.allLoadedSelected &&
+    count > selection.size;
   return (
     <Group
       className="vigil-selection-bar"

@@ -208,7 +208,7 @@ describe('useRowStrings', () => {
     const className = (row: Row) => (row.id % 2 ? 'odd' : undefined);
     const { result, rerender } = renderHook(({ l }) => useRowStrings(l, className), { initialProps: { l: label } });
     const row = rows[0]!;
-    expect(result.current(row)).toEqual({ label: 'Select 1', className: 'odd' });
+    expect(result.current(row)).toEqual({ label: 'Select 1', className: 'odd', selectable: true });
     expect(result.current(row)).toBe(result.current(row));
     expect(label).toHaveBeenCalledTimes(1);
     rerender({ l: label });

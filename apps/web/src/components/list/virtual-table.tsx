@@ -48,6 +48,8 @@ export interface VirtualTableProps<Row> {
   rowId?: (row: Row) => number;
   /** A text naming a row for its checkbox ("Select alert 12"). */
   rowLabel?: (row: Row) => string;
+  /** Whether a row's checkbox may be ticked (all rows when left out). */
+  rowSelectable?: (row: Row) => boolean;
   /** The keyboard cursor; the table scrolls to keep it in view. */
   activeIndex?: number;
   onActiveIndexChange?: (index: number) => void;
@@ -66,7 +68,11 @@ export interface VirtualTableProps<Row> {
   height?: 'fill' | number;
   /** Space to leave under the table when it fills the window (px). */
   bottomGap?: number;
+  /** With `fill`: no taller than its rows need (a short page of a paged list leaves no empty box). */
+  fitRows?: boolean;
   testId?: string;
+  /** `data-testid` of every row. */
+  rowTestId?: string;
 }
 
 const CHECKBOX_TRACK = '40px';
@@ -85,11 +91,16 @@ export function minimumWidth(tracks: readonly string[]): number {
   return Math.ceil(total);
 }
 const SKELETON_ROWS = 12;
+/** The header row's height and borders (px), as virtual-table.css draws them. */
+const HEAD_HEIGHT = 39;
+/** A fitted table is never shorter than this many rows (room for the empty and loading states). */
+const FIT_MIN_ROWS = 5;
 const OVERSCAN = 8;
 
 interface RowStrings {
   label: string | undefined;
   className: string | undefined;
+  selectable: boolean;
 }
 
 /**
@@ -100,6 +111,7 @@ interface RowStrings {
 export function useRowStrings<Row>(
   rowLabel: ((row: Row) => string) | undefined,
   rowClassName: ((row: Row) => string | undefined) | undefined,
+  rowSelectable?: (row: Row) => boolean,
 ): (row: Row) => RowStrings {
   return useMemo(() => {
     const known = new WeakMap<object, RowStrings>();
@@ -107,11 +119,15 @@ export function useRowStrings<Row>(
       const cacheable = typeof row === 'object' && row !== null;
       const found = cacheable ? known.get(row) : undefined;
       if (found) return found;
-      const strings = { label: rowLabel?.(row), className: rowClassName?.(row) };
+      const strings = {
+        label: rowLabel?.(row),
+        className: rowClassName?.(row),
+        selectable: rowSelectable?.(row) ?? true,
+      };
       if (cacheable) known.set(row, strings);
       return strings;
     };
-  }, [rowLabel, rowClassName]);
+  }, [rowLabel, rowClassName, rowSelectable]);
 }
 
 interface RowProps<Row> {
@@ -122,8 +138,11 @@ interface RowProps<Row> {
   columns: readonly Column<Row>[];
   active: boolean;
   selected: boolean | undefined;
+  /** The checkbox may not be ticked. */
+  locked: boolean;
   checkboxLabel: string | undefined;
   className: string | undefined;
+  testId: string | undefined;
   onClick: (index: number, event: MouseEvent) => void;
   onToggle: (index: number, shift: boolean) => void;
 }
@@ -136,8 +155,10 @@ function RowView<Row>({
   columns,
   active,
   selected,
+  locked,
   checkboxLabel,
   className,
+  testId,
   onClick,
   onToggle,
 }: RowProps<Row>) {
@@ -149,6 +170,7 @@ function RowView<Row>({
       data-active={active || undefined}
       data-selected={selected || undefined}
       data-index={index}
+      data-testid={testId}
       className={className ? `vigil-vtable__row ${className}` : 'vigil-vtable__row'}
       style={{ transform: `translateY(${top}px)`, height }}
       onClick={(event) => onClick(index, event)}
@@ -160,6 +182,7 @@ function RowView<Row>({
             type="checkbox"
             className="vigil-check"
             checked={selected}
+            disabled={locked}
             aria-label={checkboxLabel}
             onClick={(event) => {
               event.stopPropagation();
@@ -258,6 +281,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     selection,
     rowId,
     rowLabel,
+    rowSelectable,
     activeIndex,
     onActiveIndexChange,
     onRowClick,
@@ -270,7 +294,9 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     empty,
     height = 'fill',
     bottomGap = 24,
+    fitRows = false,
     testId,
+    rowTestId,
   } = props;
   const { t } = useTranslation();
   // Read once per language: the table renders on every scroll step.
@@ -294,7 +320,12 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
   const minWidth = minimumWidth(tracks);
   const itemCount = rows.length + (hasMore ? 1 : 0);
 
-  const tableHeight = height === 'fill' ? fill.height : height;
+  const tableHeight =
+    height !== 'fill'
+      ? height
+      : fitRows
+        ? Math.min(fill.height, HEAD_HEIGHT + Math.max(rows.length, FIT_MIN_ROWS) * rowHeight)
+        : fill.height;
   const virtualizer = useVirtualizer({
     count: itemCount,
     // Rows are drawn in the first paint, before the scroll box has been measured.
@@ -306,7 +337,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     paddingStart: 0,
   });
   const items = virtualizer.getVirtualItems();
-  const rowStrings = useRowStrings(rowLabel, rowClassName);
+  const rowStrings = useRowStrings(rowLabel, rowClassName, rowSelectable);
   const lastItem = items[items.length - 1];
 
   // Near the end of what is loaded: ask for the next page.
@@ -327,8 +358,8 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
 
   // Row callbacks read the latest props through a ref, so they stay the same function and the
   // memoised rows do not render again when the page around them does.
-  const latest = useRef({ rows, rowHref, onRowClick, onActiveIndexChange, selection, rowId, navigate });
-  latest.current = { rows, rowHref, onRowClick, onActiveIndexChange, selection, rowId, navigate };
+  const latest = useRef({ rows, rowHref, onRowClick, onActiveIndexChange, selection, rowId, rowSelectable, navigate });
+  latest.current = { rows, rowHref, onRowClick, onActiveIndexChange, selection, rowId, rowSelectable, navigate };
 
   const open = useCallback((index: number, event: MouseEvent | KeyboardEvent) => {
     const { rows: currentRows, rowHref: hrefOf, onRowClick: clicked, navigate: go } = latest.current;
@@ -357,9 +388,9 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
   );
 
   const handleToggle = useCallback((index: number, shift: boolean) => {
-    const { rows: currentRows, selection: picked, rowId: idOf } = latest.current;
+    const { rows: currentRows, selection: picked, rowId: idOf, rowSelectable: mayPick } = latest.current;
     const row = currentRows[index];
-    if (row === undefined || !picked || !idOf) return;
+    if (row === undefined || !picked || !idOf || mayPick?.(row) === false) return;
     if (shift) picked.toggleRange(idOf(row));
     else picked.toggle(idOf(row));
   }, []);
@@ -466,8 +497,10 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
                   columns={columns}
                   active={item.index === activeIndex}
                   selected={selectable ? selection.has(rowId(row)) : undefined}
+                  locked={!rowStrings(row).selectable}
                   checkboxLabel={rowStrings(row).label}
                   className={rowStrings(row).className}
+                  testId={rowTestId}
                   onClick={handleClick}
                   onToggle={handleToggle}
                 />

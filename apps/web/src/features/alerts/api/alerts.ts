@@ -10,7 +10,7 @@ import {
 } from '@vigil/contract';
 import { call, type CallInput, type Camelize } from '../../../lib/http';
 import type { FiltersOf, ListDefinition } from '../../../lib/list';
-import { periodStart, type Period } from '../lib/time-range';
+import { periodStart, type Period } from '../../triage/periods';
 
 export type Alert = Camelize<AlertWire>;
 export type AlertDetail = Camelize<AlertDetailWire>;

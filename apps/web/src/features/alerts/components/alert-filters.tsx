@@ -1,16 +1,14 @@
-import { Button, Group, MultiSelect, Paper, Select, TagsInput, TextInput } from '@mantine/core';
-import { IconFilterOff, IconSearch } from '@tabler/icons-react';
+import { Button, Group, Paper, Select } from '@mantine/core';
+import { IconFilterOff } from '@tabler/icons-react';
 import { alertSeverityValues, alertSources, alertStatuses } from '@vigil/contract';
 import { memo, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchBox } from '../../../components/list';
-import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
+import { FilterControl, SearchFilter, type FilterField } from '../../../components/list-page';
 import type { ListState } from '../../../lib/list';
 import { useSignedInUser } from '../../../lib/session';
 import type { alertList } from '../api/alerts';
 import { useAssignableUsers, useCompanyNames, userLabel } from '../api/hooks';
-import { periods } from '../lib/time-range';
-import { DateTimeInput } from '../../../lib/dates/date-time-input';
+import { periods } from '../../triage/periods';
 
 type State = ListState<(typeof alertList)['filters']>;
 
@@ -38,7 +36,6 @@ export const AlertFilters = memo(function AlertFilters({
   const me = useSignedInUser();
   const { users, byId } = useAssignableUsers();
   const companies = useCompanyNames();
-  const search = useSearchBox(list.filters.search, (value) => list.setFilters({ search: value }));
   const f = list.filters;
   const custom = f.lastSeenFrom !== undefined || f.lastSeenTo !== undefined;
   const timeValue = custom ? 'custom' : (f.period ?? ANY);
@@ -58,55 +55,45 @@ export const AlertFilters = memo(function AlertFilters({
     assigneeOptions.push({ value: assignee, label: `#${assignee}` });
   }
 
+  const choices: FilterField<(typeof alertList)['filters']>[] = [
+    {
+      kind: 'choice',
+      name: 'status',
+      label: t('alerts.filters.status'),
+      options: alertStatuses.map((value) => ({ value, label: t(`triage.alertStatus.${value}`) })),
+      testId: 'filter-status',
+    },
+    {
+      kind: 'choice',
+      name: 'severity',
+      label: t('alerts.filters.severity'),
+      options: [...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) })),
+      testId: 'filter-severity',
+    },
+    {
+      kind: 'choice',
+      name: 'source',
+      label: t('alerts.filters.source'),
+      options: alertSources.map((value) => ({ value, label: t(`triage.source.${value}`) })),
+      className: 'vigil-filters__narrow',
+      testId: 'filter-source',
+    },
+  ];
+
   return (
     <Paper className="vigil-filters vigil-alert-filters" p="sm">
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
-          ref={searchRef}
-          className="vigil-filters__search"
+        <SearchFilter
+          list={list}
+          name="search"
           label={t('common.search')}
           placeholder={t('alerts.filters.searchPlaceholder')}
-          leftSection={<IconSearch size={16} />}
-          type="search"
-          maxLength={200}
-          value={search.value}
-          onChange={search.onChange}
-          onKeyDown={(event) => {
-            search.onKeyDown(event);
-            if (event.key === 'Escape') event.currentTarget.blur();
-          }}
-          data-testid="alerts-search"
+          testId="alerts-search"
+          inputRef={searchRef}
         />
-        <MultiSelect
-          className="vigil-filters__tags"
-          label={t('alerts.filters.status')}
-          placeholder={f.status?.length ? undefined : t('common.any')}
-          data={alertStatuses.map((value) => ({ value, label: t(`triage.alertStatus.${value}`) }))}
-          value={f.status ?? []}
-          onChange={(value) => list.setFilters({ status: value })}
-          clearable
-          data-testid="filter-status"
-        />
-        <MultiSelect
-          className="vigil-filters__tags"
-          label={t('alerts.filters.severity')}
-          placeholder={f.severity?.length ? undefined : t('common.any')}
-          data={[...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) }))}
-          value={f.severity ?? []}
-          onChange={(value) => list.setFilters({ severity: value })}
-          clearable
-          data-testid="filter-severity"
-        />
-        <MultiSelect
-          className="vigil-filters__narrow"
-          label={t('alerts.filters.source')}
-          placeholder={f.source?.length ? undefined : t('common.any')}
-          data={alertSources.map((value) => ({ value, label: t(`triage.source.${value}`) }))}
-          value={f.source ?? []}
-          onChange={(value) => list.setFilters({ source: value })}
-          clearable
-          data-testid="filter-source"
-        />
+        {choices.map((field) => (
+          <FilterControl key={field.name} field={field} list={list} />
+        ))}
         <Select
           className="vigil-filters__narrow"
           label={t('alerts.filters.assignee')}
@@ -123,27 +110,28 @@ export const AlertFilters = memo(function AlertFilters({
           data-testid="filter-assignee"
         />
         {companies.many && (
-          <MultiSelect<number>
-            className="vigil-filters__tags"
-            label={t('alerts.filters.company')}
-            placeholder={f.companyId?.length ? undefined : t('common.any')}
-            data={[...companies.byId].map(([value, label]) => ({ value, label }))}
-            value={f.companyId ?? []}
-            onChange={(value) => list.setFilters({ companyId: value })}
-            searchable
-            clearable
-            data-testid="filter-company"
+          <FilterControl
+            field={{
+              kind: 'ids',
+              name: 'companyId',
+              label: t('alerts.filters.company'),
+              options: [...companies.byId].map(([value, label]) => ({ value, label })),
+              testId: 'filter-company',
+            }}
+            list={list}
           />
         )}
-        <TagsInput
-          className="vigil-filters__narrow"
-          label={t('alerts.filters.tags')}
-          placeholder={f.tags?.length ? undefined : t('alerts.filters.tagsPlaceholder')}
-          value={f.tags ?? []}
-          onChange={(value) => list.setFilters({ tags: value })}
-          maxTags={50}
-          clearable
-          data-testid="filter-tags"
+        <FilterControl
+          field={{
+            kind: 'tags',
+            name: 'tags',
+            label: t('alerts.filters.tags'),
+            placeholder: t('alerts.filters.tagsPlaceholder'),
+            maxTags: 50,
+            className: 'vigil-filters__narrow',
+            testId: 'filter-tags',
+          }}
+          list={list}
         />
         <Select
           className="vigil-filters__narrow"
@@ -174,17 +162,13 @@ export const AlertFilters = memo(function AlertFilters({
         />
         {custom && (
           <>
-            <DateTimeInput
-              className="vigil-filters__date"
-              label={t('alerts.filters.from')}
-              value={isoToZonedInput(f.lastSeenFrom)}
-              onChange={(value) => list.setFilters({ lastSeenFrom: zonedInputToIso(value) ?? undefined })}
+            <FilterControl
+              field={{ kind: 'dateTime', name: 'lastSeenFrom', label: t('alerts.filters.from') }}
+              list={list}
             />
-            <DateTimeInput
-              className="vigil-filters__date"
-              label={t('alerts.filters.to')}
-              value={isoToZonedInput(f.lastSeenTo)}
-              onChange={(value) => list.setFilters({ lastSeenTo: zonedInputToIso(value) ?? undefined })}
+            <FilterControl
+              field={{ kind: 'dateTime', name: 'lastSeenTo', label: t('alerts.filters.to') }}
+              list={list}
             />
           </>
         )}
@@ -193,7 +177,6 @@ export const AlertFilters = memo(function AlertFilters({
           leftSection={<IconFilterOff size={16} />}
           disabled={!filtered}
           onClick={() => {
-            search.clear();
             list.resetFilters();
           }}
         >

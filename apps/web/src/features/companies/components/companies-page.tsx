@@ -1,34 +1,26 @@
-import {
-  Badge,
-  Button,
-  Drawer,
-  Group,
-  Input,
-  MultiSelect,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { IconBuilding, IconFilterOff, IconKey, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Button, Tabs } from '@mantine/core';
+import { IconBuilding, IconKey, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Company as CompanyWire } from '@vigil/contract';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListFooter, LoadError, SortHeader, useSearchBox } from '../../../components/list';
-import { PageHeader } from '../../../components/ui/page-header';
-import { formatDate } from '../../../lib/dates';
-import { useList, useListState } from '../../../lib/list';
+import type { Column } from '../../../components/list';
+import { SideDrawer } from '../../../components/ui/side-drawer';
+import {
+  actionsColumn,
+  cellAction,
+  dateColumn,
+  ListPage,
+  noValue,
+  stackCell,
+  usePagedListPage,
+  type FilterField,
+} from '../../../components/list-page';
 import { usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
 import { companyKeys, companyList, fetchOwnUser, type Company } from '../api/companies';
 import { CompanyForm } from './company-form';
 import { SsoSettingsPanel } from './sso-settings-form';
-
-const COLUMNS = 6;
 
 /** Whether the signed-in user may add companies: provider staff who see all of them (the server decides too). */
 function useMayAddCompanies(): boolean {
@@ -47,208 +39,131 @@ function useMayAddCompanies(): boolean {
 /** Settings → Companies: the provider and its customers; names, labels, activity and single sign-on. */
 export default function CompaniesPage() {
   const { t } = useTranslation();
-  const list = useListState(companyList);
-  const { data, error, fetching, fetch } = useList<CompanyWire, typeof companyList.filters>(companyList, list);
-  const search = useSearchBox(list.filters.search, (value) => list.setFilters({ search: value }));
+  const model = usePagedListPage<CompanyWire, typeof companyList.filters>(companyList);
   const mayAdd = useMayAddCompanies();
   const [editing, setEditing] = useState<Company | null | undefined>(undefined);
   const [tab, setTab] = useState<string | null>('details');
-  const filtered = Object.keys(list.filters).length > 0;
-  const activity = list.filters.isActive === undefined ? 'all' : list.filters.isActive ? 'active' : 'inactive';
+  const filtered = Object.keys(model.list.filters).length > 0;
+  const open = (company: Company | null, at: 'details' | 'sso') => {
+    setTab(at);
+    setEditing(company);
+  };
+
+  const filters: FilterField<typeof companyList.filters>[] = [
+    { kind: 'search', name: 'search', label: t('common.search'), placeholder: t('companies.searchPlaceholder') },
+    {
+      kind: 'choice',
+      name: 'kind',
+      label: t('companies.kind'),
+      options: [
+        { value: 'provider', label: t('companies.kinds.provider') },
+        { value: 'customer', label: t('companies.kinds.customer') },
+      ],
+    },
+    {
+      kind: 'segmented',
+      name: 'isActive',
+      label: t('companies.state'),
+      options: [
+        { value: undefined, label: t('companies.all') },
+        { value: true, label: t('companies.active') },
+        { value: false, label: t('companies.inactive') },
+      ],
+    },
+  ];
+  // Rows call no hooks: every text a cell shows is read here, once per language.
+  const columns = useMemo<Column<Company>[]>(() => {
+    const kinds = { provider: t('companies.kinds.provider'), customer: t('companies.kinds.customer') };
+    const active = t('companies.active');
+    const inactive = t('companies.inactive');
+    const ssoLabel = t('companies.sso.short');
+    return [
+      {
+        id: 'name',
+        header: t('companies.name'),
+        width: 'minmax(200px, 1fr)',
+        sortField: 'name',
+        render: (company) =>
+          stackCell(
+            company.name,
+            company.labelName && t('companies.labelShown', { label: `${company.labelName} Managed XDR` }),
+            'vigil-cell-strong',
+          ),
+      },
+      {
+        id: 'kind',
+        header: t('companies.kind'),
+        width: '120px',
+        sortField: 'kind',
+        render: (company) => (
+          <span className={`vigil-pill vigil-pill--${company.kind === 'provider' ? 'purple' : 'blue'}`}>
+            {kinds[company.kind]}
+          </span>
+        ),
+      },
+      {
+        id: 'description',
+        header: t('companies.description'),
+        width: 'minmax(200px, 1fr)',
+        render: (company) => company.description || noValue,
+      },
+      {
+        id: 'state',
+        header: t('companies.state'),
+        width: '110px',
+        render: (company) => (
+          <span className={`vigil-pill vigil-pill--${company.isActive ? 'green' : 'grey'}`}>
+            {company.isActive ? active : inactive}
+          </span>
+        ),
+      },
+      dateColumn('createdAt', t('companies.createdAt'), (company: Company) => company.createdAt, {
+        sortField: 'created_at',
+        format: 'isoDate',
+      }),
+      actionsColumn(
+        t('common.actions'),
+        (company: Company) =>
+          cellAction({ label: ssoLabel, icon: <IconKey size={14} />, onClick: () => open(company, 'sso') }),
+        '90px',
+      ),
+    ];
+  }, [t]);
 
   return (
-    <Stack gap="lg" className="vigil-list-page">
-      <PageHeader
-        title={t('companies.title')}
-        subtitle={t('companies.subtitle')}
-        actions={
-          mayAdd && (
-            <Button
-              leftSection={<IconPlus size={16} />}
-              onClick={() => {
-                setTab('details');
-                setEditing(null);
-              }}
-              data-testid="company-create"
-            >
-              {t('companies.create')}
-            </Button>
-          )
-        }
-      />
-      <Paper className="vigil-filters" p="md">
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
-            className="vigil-filters__search"
-            label={t('common.search')}
-            placeholder={t('companies.searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
-            type="search"
-            maxLength={200}
-            value={search.value}
-            onChange={search.onChange}
-            onKeyDown={search.onKeyDown}
-          />
-          <MultiSelect
-            className="vigil-filters__tags"
-            label={t('companies.kind')}
-            placeholder={list.filters.kind?.length ? undefined : t('common.any')}
-            data={[
-              { value: 'provider', label: t('companies.kinds.provider') },
-              { value: 'customer', label: t('companies.kinds.customer') },
-            ]}
-            value={list.filters.kind ?? []}
-            onChange={(value) => list.setFilters({ kind: value })}
-            clearable
-          />
-          <Input.Wrapper label={t('companies.state')}>
-            <SegmentedControl
-              value={activity}
-              onChange={(value) => list.setFilters({ isActive: value === 'all' ? undefined : value === 'active' })}
-              data={[
-                { value: 'all', label: t('companies.all') },
-                { value: 'active', label: t('companies.active') },
-                { value: 'inactive', label: t('companies.inactive') },
-              ]}
-            />
-          </Input.Wrapper>
+    <ListPage
+      model={model}
+      title={t('companies.title')}
+      subtitle={t('companies.subtitle')}
+      actions={
+        mayAdd && (
           <Button
-            variant="subtle"
-            leftSection={<IconFilterOff size={16} />}
-            disabled={!filtered}
-            onClick={() => {
-              search.clear();
-              list.resetFilters();
-            }}
+            leftSection={<IconPlus size={16} />}
+            onClick={() => open(null, 'details')}
+            data-testid="company-create"
           >
-            {t('common.resetFilters')}
+            {t('companies.create')}
           </Button>
-        </Group>
-      </Paper>
-      {error && <LoadError message={t('companies.loadFailed')} onRetry={() => void fetch()} />}
-      <Paper className="vigil-table-wrap" aria-busy={fetching}>
-        <Table.ScrollContainer minWidth={820}>
-          <Table
-            className="vigil-table"
-            data-testid="companies-table"
-            data-loading={fetching}
-            highlightOnHover
-            verticalSpacing="sm"
-            horizontalSpacing="md"
-            stickyHeader
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <SortHeader
-                  field="name"
-                  label={t('companies.name')}
-                  ordering={list.ordering}
-                  onSort={list.toggleOrdering}
-                />
-                <SortHeader
-                  field="kind"
-                  label={t('companies.kind')}
-                  ordering={list.ordering}
-                  onSort={list.toggleOrdering}
-                />
-                <Table.Th>{t('companies.description')}</Table.Th>
-                <Table.Th>{t('companies.state')}</Table.Th>
-                <SortHeader
-                  field="created_at"
-                  label={t('companies.createdAt')}
-                  ordering={list.ordering}
-                  onSort={list.toggleOrdering}
-                />
-                <Table.Th className="vigil-table__actions" aria-label={t('common.actions')} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data?.results.map((company) => (
-                <Table.Tr
-                  key={company.id}
-                  className="vigil-table__row"
-                  onClick={() => {
-                    setTab('details');
-                    setEditing(company);
-                  }}
-                  data-testid="company-row"
-                >
-                  <Table.Td>
-                    <Text size="sm" fw={600}>
-                      {company.name}
-                    </Text>
-                    {company.labelName && (
-                      <Text size="xs" c="dimmed">
-                        {t('companies.labelShown', { label: `${company.labelName} Managed XDR` })}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge
-                      variant="light"
-                      color={company.kind === 'provider' ? 'brand' : 'vigil'}
-                      radius="sm"
-                      tt="none"
-                    >
-                      {t(`companies.kinds.${company.kind}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" c={company.description ? undefined : 'dimmed'} lineClamp={1} maw={380}>
-                      {company.description || '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge variant="dot" color={company.isActive ? 'teal' : 'gray'} tt="none">
-                      {company.isActive ? t('companies.active') : t('companies.inactive')}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td className="vigil-table__mono">{formatDate(company.createdAt, 'isoDate')}</Table.Td>
-                  <Table.Td className="vigil-table__actions" onClick={(event) => event.stopPropagation()}>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      leftSection={<IconKey size={14} />}
-                      onClick={() => {
-                        setTab('sso');
-                        setEditing(company);
-                      }}
-                    >
-                      {t('companies.sso.short')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-              {data && data.results.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS} className="vigil-table__empty">
-                    {filtered ? t('companies.nothingMatches') : t('companies.empty')}
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {!data && !error && (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS} className="vigil-table__empty">
-                    {t('common.loading')}
-                  </Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <ListFooter data={data} list={list} pageSizes={companyList.pageSizes} testId="companies" />
-      </Paper>
-      <Drawer
+        )
+      }
+      filters={filters}
+      table={{
+        columns,
+        label: t('companies.title'),
+        testId: 'companies-table',
+        rowTestId: 'company-row',
+        rowHeight: 52,
+        onRowClick: (company) => open(company, 'details'),
+        empty: filtered ? t('companies.nothingMatches') : t('companies.empty'),
+        loadFailed: t('companies.loadFailed'),
+      }}
+      footerTestId="companies"
+    >
+      <SideDrawer
         opened={editing !== undefined}
         onClose={() => setEditing(undefined)}
-        position="right"
         size={680}
-        title={
-          <Text fw={700} size="lg">
-            {editing ? editing.name : t('companies.newTitle')}
-          </Text>
-        }
-        closeButtonProps={{ 'aria-label': t('common.close') }}
+        title={editing ? editing.name : t('companies.newTitle')}
       >
         {editing === null && <CompanyForm company={null} onClose={() => setEditing(undefined)} />}
         {editing && (
@@ -269,7 +184,7 @@ export default function CompaniesPage() {
             </Tabs.Panel>
           </Tabs>
         )}
-      </Drawer>
-    </Stack>
+      </SideDrawer>
+    </ListPage>
   );
 }

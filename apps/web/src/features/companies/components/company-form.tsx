@@ -1,8 +1,8 @@
-import { Alert, Button, Group, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormError, fieldError } from '../../../components/form';
+import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
 import { notify } from '../../../lib/notifications';
 import { usePermission } from '../../../lib/permissions';
@@ -62,75 +62,72 @@ export function CompanyForm({ company, onClose }: { company: Company | null; onC
     error: fieldError(save.error, field),
     disabled: !editable,
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
 
   return (
-    <form onSubmit={submit} noValidate data-testid="company-form">
-      <Stack gap="md">
-        <TextInput label={t('companies.name')} required maxLength={200} {...set('name')} />
-        <TextInput
-          label={t('companies.label')}
-          description={t('companies.labelHint', { example: `${form.labelName.trim() || 'Vigil'} Managed XDR` })}
-          maxLength={100}
-          {...set('labelName')}
-        />
-        <Textarea
-          label={t('companies.description')}
-          maxLength={2000}
-          autosize
-          minRows={3}
-          maxRows={8}
-          {...set('description')}
-        />
-        <FormError error={save.error} shownFields={['name', 'labelName', 'description']} />
-        {editable && (
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="company-form-submit">
-              {company ? t('common.save') : t('companies.create')}
-            </Button>
-          </Group>
-        )}
-        {company && company.kind === 'customer' && editable && (
-          <Alert
-            color={company.isActive ? 'red' : 'teal'}
-            variant="light"
+    <FormFrame
+      onSubmit={() => save.mutate()}
+      testId="company-form"
+      after={
+        company && (
+          <ConfirmModal
+            opened={confirmActive}
             title={company.isActive ? t('companies.deactivate') : t('companies.activate')}
-          >
-            <Stack gap="sm" align="flex-start">
-              <Text size="sm">{company.isActive ? t('companies.deactivateHint') : t('companies.activateHint')}</Text>
-              <Button
-                size="xs"
-                color={company.isActive ? 'red' : 'teal'}
-                variant="light"
-                onClick={() => setConfirmActive(true)}
-                data-testid="company-toggle-active"
-              >
-                {company.isActive ? t('companies.deactivate') : t('companies.activate')}
-              </Button>
-            </Stack>
-          </Alert>
-        )}
-      </Stack>
-      {company && (
-        <ConfirmModal
-          opened={confirmActive}
-          title={company.isActive ? t('companies.deactivate') : t('companies.activate')}
-          message={t(company.isActive ? 'companies.deactivateConfirm' : 'companies.activateConfirm', {
-            name: company.name,
-          })}
-          confirmLabel={company.isActive ? t('companies.deactivate') : t('companies.activate')}
-          danger={company.isActive}
-          loading={activation.isPending}
-          onConfirm={() => activation.mutate()}
-          onClose={() => setConfirmActive(false)}
+            message={t(company.isActive ? 'companies.deactivateConfirm' : 'companies.activateConfirm', {
+              name: company.name,
+            })}
+            confirmLabel={company.isActive ? t('companies.deactivate') : t('companies.activate')}
+            danger={company.isActive}
+            loading={activation.isPending}
+            onConfirm={() => activation.mutate()}
+            onClose={() => setConfirmActive(false)}
+          />
+        )
+      }
+    >
+      <TextInput label={t('companies.name')} required maxLength={200} {...set('name')} />
+      <TextInput
+        label={t('companies.label')}
+        description={t('companies.labelHint', { example: `${form.labelName.trim() || 'Vigil'} Managed XDR` })}
+        maxLength={100}
+        {...set('labelName')}
+      />
+      <Textarea
+        label={t('companies.description')}
+        maxLength={2000}
+        autosize
+        minRows={3}
+        maxRows={8}
+        {...set('description')}
+      />
+      <FormError error={save.error} shownFields={['name', 'labelName', 'description']} />
+      {editable && (
+        <FormActions
+          onCancel={onClose}
+          submitLabel={company ? t('common.save') : t('companies.create')}
+          loading={save.isPending}
+          submitTestId="company-form-submit"
         />
       )}
-    </form>
+      {company && company.kind === 'customer' && editable && (
+        <Alert
+          color={company.isActive ? 'red' : 'teal'}
+          variant="light"
+          title={company.isActive ? t('companies.deactivate') : t('companies.activate')}
+        >
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{company.isActive ? t('companies.deactivateHint') : t('companies.activateHint')}</Text>
+            <Button
+              size="xs"
+              color={company.isActive ? 'red' : 'teal'}
+              variant="light"
+              onClick={() => setConfirmActive(true)}
+              data-testid="company-toggle-active"
+            >
+              {company.isActive ? t('companies.deactivate') : t('companies.activate')}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+    </FormFrame>
   );
 }

@@ -12,7 +12,7 @@ import {
 import type { z } from 'zod';
 import { call, type Camelize } from '../../../lib/http';
 import type { FiltersOf, ListDefinition } from '../../../lib/list';
-import { periodStart } from '../lib/period';
+import { periodStart } from '../../triage/periods';
 
 export type Incident = Camelize<IncidentWire>;
 export type IncidentDetail = Camelize<IncidentDetailWire>;

@@ -1,12 +1,13 @@
-import { Button, Group, MultiSelect, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconFilterOff, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { IconFilterOff, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { alertSeverityValues, incidentStatuses, type Incident as IncidentWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadError, useSearchBox } from '../../../components/list';
+import { LoadError } from '../../../components/list';
+import { FilterControl, SearchFilter, type FilterField } from '../../../components/list-page';
 import { VirtualTable, type Column } from '../../../components/list/virtual-table';
 import { PageHeader } from '../../../components/ui/page-header';
-import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
+import { formatDate } from '../../../lib/dates';
 import { useInfiniteList, useListState } from '../../../lib/list';
 import { useLiveEvents } from '../../../lib/live';
 import { usePermission } from '../../../lib/permissions';
@@ -14,12 +15,11 @@ import { useSignedInUser } from '../../../lib/session';
 import { incidentStatusPill, incidentUrl, severityPill, useTriageLabels } from '../../triage';
 import { incidentList, toApiFilters, type Incident } from '../api/incidents';
 import { useAssignableUsers, userName } from '../api/hooks';
-import { isPeriod, periods } from '../lib/period';
+import { isPeriod, periods } from '../../triage/periods';
 import { useNow } from '../lib/use-now';
 import { CreateIncidentModal } from './create-incident-modal';
 import { SlaCell } from './sla-timer';
 import './incidents.css';
-import { DateTimeInput } from '../../../lib/dates/date-time-input';
 
 const CUSTOM = 'custom';
 const ANY = '';
@@ -52,7 +52,6 @@ export default function IncidentsPage() {
     pageSize: list.pageSize,
     filters: apiFilters,
   });
-  const search = useSearchBox(list.filters.search, (value) => list.setFilters({ search: value }));
 
   useLiveEvents(['incident.created', 'incident.updated'], () => setChanged(true));
 
@@ -140,6 +139,34 @@ export default function IncidentsPage() {
     return all.filter((column): column is Column<Incident> => column !== false);
   }, [t, labels, byId, manyCompanies, companyNames]);
 
+  const fields: FilterField<typeof incidentList.filters>[] = [
+    {
+      kind: 'choice',
+      name: 'status',
+      label: t('incidents.fields.status'),
+      options: incidentStatuses.map((value) => ({ value, label: t(`triage.incidentStatus.${value}`) })),
+      testId: 'filter-status',
+    },
+    {
+      kind: 'choice',
+      name: 'severity',
+      label: t('incidents.fields.severity'),
+      options: [...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) })),
+      testId: 'filter-severity',
+    },
+    {
+      kind: 'ids',
+      name: 'assigneeId',
+      label: t('incidents.fields.assignee'),
+      options: users.map((user) => ({
+        value: user.id,
+        label: user.id === me.id ? `${userName(user)} (${t('triage.me')})` : userName(user),
+      })),
+      testId: 'filter-assignee',
+    },
+    { kind: 'company', name: 'companyId', label: t('incidents.fields.company'), testId: 'filter-company' },
+  ];
+
   return (
     <Stack gap="lg" className="vigil-list-page vigil-incidents-page">
       <PageHeader
@@ -164,65 +191,16 @@ export default function IncidentsPage() {
 
       <Paper className="vigil-filters" p="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
-            className="vigil-filters__search"
+          <SearchFilter
+            list={list}
+            name="search"
             label={t('common.search')}
             placeholder={t('incidents.list.searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
-            type="search"
-            maxLength={200}
-            value={search.value}
-            onChange={search.onChange}
-            onKeyDown={search.onKeyDown}
-            data-testid="filter-search"
+            testId="filter-search"
           />
-          <MultiSelect
-            className="vigil-filters__tags"
-            label={t('incidents.fields.status')}
-            placeholder={list.filters.status?.length ? undefined : t('common.any')}
-            data={incidentStatuses.map((value) => ({ value, label: t(`triage.incidentStatus.${value}`) }))}
-            value={list.filters.status ?? []}
-            onChange={(value) => list.setFilters({ status: value })}
-            clearable
-            data-testid="filter-status"
-          />
-          <MultiSelect
-            className="vigil-filters__tags"
-            label={t('incidents.fields.severity')}
-            placeholder={list.filters.severity?.length ? undefined : t('common.any')}
-            data={[...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) }))}
-            value={list.filters.severity ?? []}
-            onChange={(value) => list.setFilters({ severity: value })}
-            clearable
-            data-testid="filter-severity"
-          />
-          <MultiSelect<number>
-            className="vigil-filters__tags"
-            label={t('incidents.fields.assignee')}
-            placeholder={list.filters.assigneeId?.length ? undefined : t('common.any')}
-            data={users.map((user) => ({
-              value: user.id,
-              label: user.id === me.id ? `${userName(user)} (${t('triage.me')})` : userName(user),
-            }))}
-            value={list.filters.assigneeId ?? []}
-            onChange={(value) => list.setFilters({ assigneeId: value })}
-            searchable
-            clearable
-            data-testid="filter-assignee"
-          />
-          {manyCompanies && (
-            <MultiSelect<number>
-              className="vigil-filters__tags"
-              label={t('incidents.fields.company')}
-              placeholder={list.filters.companyId?.length ? undefined : t('common.any')}
-              data={me.companies.map((company) => ({ value: company.id, label: company.name }))}
-              value={list.filters.companyId ?? []}
-              onChange={(value) => list.setFilters({ companyId: value })}
-              searchable
-              clearable
-              data-testid="filter-company"
-            />
-          )}
+          {fields.map((field) => (
+            <FilterControl key={field.name} field={field} list={list} />
+          ))}
           <Select
             className="vigil-filters__narrow"
             label={t('triage.timeRange.label')}
@@ -250,17 +228,13 @@ export default function IncidentsPage() {
           />
           {period === CUSTOM && (
             <>
-              <DateTimeInput
-                className="vigil-filters__date"
-                label={t('incidents.list.from')}
-                value={isoToZonedInput(list.filters.createdFrom)}
-                onChange={(value) => list.setFilters({ createdFrom: zonedInputToIso(value) ?? undefined })}
+              <FilterControl
+                field={{ kind: 'dateTime', name: 'createdFrom', label: t('incidents.list.from') }}
+                list={list}
               />
-              <DateTimeInput
-                className="vigil-filters__date"
-                label={t('incidents.list.to')}
-                value={isoToZonedInput(list.filters.createdTo)}
-                onChange={(value) => list.setFilters({ createdTo: zonedInputToIso(value) ?? undefined })}
+              <FilterControl
+                field={{ kind: 'dateTime', name: 'createdTo', label: t('incidents.list.to') }}
+                list={list}
               />
             </>
           )}
@@ -269,7 +243,6 @@ export default function IncidentsPage() {
             leftSection={<IconFilterOff size={16} />}
             disabled={!filtered && !customRange}
             onClick={() => {
-              search.clear();
               setCustomRange(false);
               list.resetFilters();
             }}

@@ -1,12 +1,12 @@
-import { Button, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { IconBinaryTree } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { JsonView } from '../../../components/ui/json-view';
+import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { useEndpointEvent, type EndpointEventView, type StoredEvent } from '../api/investigation';
 import { accountLabel } from '../lib/summaries';
-import { HashValue, KeyValues, Pivot, Section, useCompanyName } from './shared';
+import { HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
 
 type Hashes = { md5: string | null; sha1: string | null; sha256: string | null };
 
@@ -31,17 +31,14 @@ export function EndpointEventDrawer({
   onProcessTree: (row: StoredEvent) => void;
 }) {
   const { t } = useTranslation();
-  const detail = useEndpointEvent(row?.id ?? null, row?.ts);
+  const { event, drawer } = useEventDetail<EndpointEventView>(row, useEndpointEvent(row?.id ?? null, row?.ts));
   const companyName = useCompanyName();
-  const event = (detail.data?.event ?? row?.event) as EndpointEventView | undefined;
   const eventData = event ? Object.entries(event.eventData ?? {}) : [];
 
   return (
-    <Drawer
-      opened={row !== null}
+    <DetailDrawer
+      {...drawer}
       onClose={onClose}
-      position="right"
-      size="xl"
       title={
         event ? (
           <Group gap="sm">
@@ -50,10 +47,10 @@ export function EndpointEventDrawer({
           </Group>
         ) : null
       }
-      data-testid="endpoint-drawer"
+      testId="endpoint-drawer"
     >
       {row && event && (
-        <Stack gap="md">
+        <>
           <Section title={t('investigation.endpoint.sections.event')}>
             <KeyValues
               items={[
@@ -182,20 +179,9 @@ export function EndpointEventDrawer({
               <KeyValues items={eventData.map(([key, value]) => [key, value === null ? '—' : mono(String(value))])} />
             </Section>
           )}
-          <Section title={t('investigation.common.raw')} testId="section-raw">
-            {detail.isLoading ? (
-              <Loader size="sm" />
-            ) : detail.error ? (
-              <Text c="red" size="sm">
-                {t('investigation.common.detailFailed')}
-              </Text>
-            ) : (
-              <JsonView value={detail.data?.raw ?? {}} testId="raw-json" />
-            )}
-          </Section>
-        </Stack>
+        </>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }
 

@@ -1,29 +1,18 @@
-import './investigation.css';
-import {
-  ActionIcon,
-  Button,
-  Drawer,
-  Group,
-  MultiSelect,
-  Paper,
-  Stack,
-  TagsInput,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { IconBinaryTree, IconFilterOff, IconSearch } from '@tabler/icons-react';
-import { useCallback, useMemo, useState } from 'react';
+import { ActionIcon, Button, Drawer, Text, Tooltip } from '@mantine/core';
+import { IconBinaryTree } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadError, useSearchBox, VirtualTable, type Column } from '../../../components/list';
-import { PageHeader } from '../../../components/ui/page-header';
+import type { Column } from '../../../components/list';
+import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
-import { useInfiniteList, useListState } from '../../../lib/list';
 import { endpointEventOf, endpointList, type StoredEvent } from '../api/investigation';
 import { accountLabel, endpointSummary } from '../lib/summaries';
 import { EndpointEventDrawer, OutcomeBadge } from './endpoint-event-drawer';
+import { EventListPage } from './event-list-page';
 import { ProcessTreeView } from './process-tree-view';
-import { CompanyFilter, HashFilter, Pivot, TimeRangeFilter } from './shared';
+import { HashFilter, Pivot, TimeRangeFilter } from './shared';
+
+type Filters = typeof endpointList.filters;
 
 const HOUR = 3_600_000;
 const actions = [
@@ -62,23 +51,14 @@ function aroundEvent(row: StoredEvent): TreeTarget {
 
 /** Investigation → Endpoint events: host activity with filters in the URL, a detail drawer and each host's process tree. */
 export default function EndpointEventsPage() {
-  const { t, i18n } = useTranslation();
-  const list = useListState(endpointList);
-  const { filters, setFilters } = list;
-  const data = useInfiniteList<StoredEvent, typeof endpointList.filters>(endpointList, list);
-  const search = useSearchBox(filters.search, (value) => setFilters({ search: value }));
+  const { t } = useTranslation();
+  const model = useScrolledListPage<StoredEvent, Filters>(endpointList);
+  const { filters, setFilters } = model.list;
   const [open, setOpen] = useState<StoredEvent | null>(null);
   const [tree, setTree] = useState<TreeTarget | null>(null);
-  const [active, setActive] = useState(-1);
 
-  const addHost = useCallback(
-    (host: string) => setFilters({ hostName: [...new Set([...(filters.hostName ?? []), host])] }),
-    [filters.hostName, setFilters],
-  );
-  const addUser = useCallback(
-    (user: string) => setFilters({ userName: [...new Set([...(filters.userName ?? []), user])] }),
-    [filters.userName, setFilters],
-  );
+  const addHost = useAddToFilter(model.list, 'hostName');
+  const addUser = useAddToFilter(model.list, 'userName');
 
   const columns = useMemo<Column<StoredEvent>[]>(
     () => [
@@ -113,14 +93,12 @@ export default function EndpointEventsPage() {
         width: '150px',
         render: (row) => {
           const process = endpointEventOf(row).process;
-          return process ? (
-            <div className="vigil-inv-cell-stack">
-              <span>{process.name ?? '—'}</span>
-              {process.pid !== null && <span className="vigil-inv-dim vigil-inv-mono">PID {process.pid}</span>}
-            </div>
-          ) : (
-            '—'
-          );
+          return process
+            ? stackCell(
+                process.name ?? '—',
+                process.pid !== null && <span className="vigil-inv-mono">PID {process.pid}</span>,
+              )
+            : '—';
         },
       },
       {
@@ -129,12 +107,7 @@ export default function EndpointEventsPage() {
         width: '150px',
         render: (row) => {
           const event = endpointEventOf(row).event;
-          return (
-            <div className="vigil-inv-cell-stack">
-              <span>{event.action ?? event.code ?? '—'}</span>
-              {event.category.length > 0 && <span className="vigil-inv-dim">{event.category.join(', ')}</span>}
-            </div>
-          );
+          return stackCell(event.action ?? event.code ?? '—', event.category.join(', '));
         },
       },
       {
@@ -174,143 +147,74 @@ export default function EndpointEventsPage() {
     [t, addHost, addUser],
   );
 
-  const filtered = Object.keys(filters).length > 0;
+  const fields: FilterField<Filters>[] = [
+    {
+      kind: 'search',
+      name: 'search',
+      label: t('common.search'),
+      placeholder: t('investigation.endpoint.searchPlaceholder'),
+      testId: 'filter-search',
+    },
+    {
+      kind: 'custom',
+      name: 'time',
+      render: () => <TimeRangeFilter from={filters.tsFrom} to={filters.tsTo} onChange={setFilters} />,
+    },
+    { kind: 'tags', name: 'hostName', label: t('investigation.endpoint.host'), testId: 'filter-host' },
+    { kind: 'tags', name: 'userName', label: t('investigation.endpoint.user') },
+    { kind: 'tags', name: 'processName', label: t('investigation.endpoint.process') },
+    { kind: 'tags', name: 'action', label: t('investigation.endpoint.action'), suggestions: actions },
+    {
+      kind: 'choice',
+      name: 'outcome',
+      label: t('investigation.endpoint.outcome'),
+      options: (['success', 'failure', 'unknown'] as const).map((value) => ({
+        value,
+        label: t(`investigation.endpoint.outcomes.${value}`),
+      })),
+    },
+    {
+      kind: 'custom',
+      name: 'hash',
+      render: () => (
+        <HashFilter
+          label={t('investigation.endpoint.hash')}
+          value={filters.hash}
+          onChange={(hash) => setFilters({ hash })}
+        />
+      ),
+    },
+    { kind: 'company', name: 'companyId', label: t('investigation.common.company'), testId: 'filter-company' },
+  ];
   const singleHost = filters.hostName?.length === 1 ? filters.hostName[0]! : null;
 
   return (
-    <Stack gap="md" className="vigil-list-page">
-      <PageHeader
-        title={t('investigation.endpoint.title')}
-        subtitle={
-          data.count === undefined
-            ? t('investigation.endpoint.subtitle')
-            : t('investigation.common.matching', { total: data.count.toLocaleString(i18n.language) })
-        }
-        actions={
-          singleHost && (
-            <Button
-              leftSection={<IconBinaryTree size={16} />}
-              variant="light"
-              onClick={() =>
-                setTree({
-                  hostName: singleHost,
-                  from: filters.tsFrom ?? new Date(Date.now() - 24 * HOUR).toISOString(),
-                  to: filters.tsTo ?? new Date().toISOString(),
-                  companyId: filters.companyId?.length === 1 ? filters.companyId[0] : undefined,
-                })
-              }
-              data-testid="host-process-tree"
-            >
-              {t('investigation.endpoint.hostTree', { host: singleHost })}
-            </Button>
-          )
-        }
-      />
-      <Paper className="vigil-filters" p="md">
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
-            className="vigil-filters__search"
-            label={t('common.search')}
-            placeholder={t('investigation.endpoint.searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
-            type="search"
-            maxLength={200}
-            value={search.value}
-            onChange={search.onChange}
-            onKeyDown={search.onKeyDown}
-            data-testid="filter-search"
-          />
-          <TimeRangeFilter from={filters.tsFrom} to={filters.tsTo} onChange={setFilters} />
-          <TagsInput
-            className="vigil-filters__tags"
-            label={t('investigation.endpoint.host')}
-            value={filters.hostName ?? []}
-            onChange={(value) => setFilters({ hostName: value })}
-            clearable
-            data-testid="filter-host"
-          />
-          <TagsInput
-            className="vigil-filters__tags"
-            label={t('investigation.endpoint.user')}
-            value={filters.userName ?? []}
-            onChange={(value) => setFilters({ userName: value })}
-            clearable
-          />
-          <TagsInput
-            className="vigil-filters__tags"
-            label={t('investigation.endpoint.process')}
-            value={filters.processName ?? []}
-            onChange={(value) => setFilters({ processName: value })}
-            clearable
-          />
-          <TagsInput
-            className="vigil-filters__tags"
-            label={t('investigation.endpoint.action')}
-            data={actions}
-            value={filters.action ?? []}
-            onChange={(value) => setFilters({ action: value })}
-            clearable
-          />
-          <MultiSelect
-            className="vigil-filters__tags"
-            label={t('investigation.endpoint.outcome')}
-            placeholder={filters.outcome?.length ? undefined : t('common.any')}
-            data={(['success', 'failure', 'unknown'] as const).map((value) => ({
-              value,
-              label: t(`investigation.endpoint.outcomes.${value}`),
-            }))}
-            value={filters.outcome ?? []}
-            onChange={(value) => setFilters({ outcome: value })}
-            clearable
-          />
-          <HashFilter
-            label={t('investigation.endpoint.hash')}
-            value={filters.hash}
-            onChange={(hash) => setFilters({ hash })}
-          />
-          <CompanyFilter value={filters.companyId} onChange={(companyId) => setFilters({ companyId })} />
+    <EventListPage
+      section="endpoint"
+      model={model}
+      columns={columns}
+      filters={fields}
+      onOpen={setOpen}
+      actions={
+        singleHost && (
           <Button
-            variant="subtle"
-            leftSection={<IconFilterOff size={16} />}
-            disabled={!filtered}
-            onClick={() => {
-              search.clear();
-              list.resetFilters();
-            }}
+            leftSection={<IconBinaryTree size={16} />}
+            variant="light"
+            onClick={() =>
+              setTree({
+                hostName: singleHost,
+                from: filters.tsFrom ?? new Date(Date.now() - 24 * HOUR).toISOString(),
+                to: filters.tsTo ?? new Date().toISOString(),
+                companyId: filters.companyId?.length === 1 ? filters.companyId[0] : undefined,
+              })
+            }
+            data-testid="host-process-tree"
           >
-            {t('common.resetFilters')}
+            {t('investigation.endpoint.hostTree', { host: singleHost })}
           </Button>
-        </Group>
-      </Paper>
-
-      {data.error !== null && data.error !== undefined && (
-        <LoadError message={t('investigation.common.loadFailed')} onRetry={() => void data.refresh()} />
-      )}
-
-      <VirtualTable<StoredEvent>
-        rows={data.rows}
-        rowKey={(row) => row.id}
-        columns={columns}
-        ariaLabel={t('investigation.endpoint.title')}
-        rowHeight={46}
-        total={data.count}
-        ordering={list.ordering}
-        onSort={list.toggleOrdering}
-        activeIndex={active}
-        onActiveIndexChange={setActive}
-        onRowClick={(row) => setOpen(row)}
-        hasMore={data.hasMore}
-        loadMore={data.loadMore}
-        loading={data.isLoading}
-        loadingMore={data.isLoadingMore}
-        empty={
-          <Text c="dimmed" size="sm">
-            {t('investigation.endpoint.empty')}
-          </Text>
-        }
-        testId="endpoint-table"
-      />
-
+        )
+      }
+    >
       <EndpointEventDrawer
         row={open}
         onClose={() => setOpen(null)}
@@ -335,6 +239,6 @@ export default function EndpointEventsPage() {
       >
         {tree && <ProcessTreeView {...tree} />}
       </Drawer>
-    </Stack>
+    </EventListPage>
   );
 }

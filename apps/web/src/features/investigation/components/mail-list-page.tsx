@@ -1,27 +1,26 @@
-import './investigation.css';
-import { Button, Group, MultiSelect, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { IconFilterOff, IconPaperclip, IconSearch } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { Group } from '@mantine/core';
+import { IconPaperclip } from '@tabler/icons-react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadError, useSearchBox, VirtualTable, type Column } from '../../../components/list';
-import { PageHeader } from '../../../components/ui/page-header';
+import type { Column } from '../../../components/list';
+import { stackCell, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
-import { useInfiniteList, useListState } from '../../../lib/list';
 import { mailMessageUrl } from '../../triage';
 import { mailList, mailMessageOf, type MailListItem } from '../api/investigation';
+import { EventListPage } from './event-list-page';
 import { AuthPill } from './mail-parts';
-import { CompanyFilter, TimeRangeFilter, VerdictBadge } from './shared';
+import { TimeRangeFilter, VerdictBadge } from './shared';
+
+type Filters = typeof mailList.filters;
 
 const authResults = ['pass', 'fail', 'softfail', 'neutral', 'none', 'temperror', 'permerror'];
+const messageUrl = (row: MailListItem) => mailMessageUrl(row.id);
 
 /** Investigation → Emails: received messages with their senders, recipients, authentication and verdict. */
 export default function MailListPage() {
-  const { t, i18n } = useTranslation();
-  const list = useListState(mailList);
-  const { filters, setFilters } = list;
-  const data = useInfiniteList<MailListItem, typeof mailList.filters>(mailList, list);
-  const search = useSearchBox(filters.search, (value) => setFilters({ search: value }));
-  const [active, setActive] = useState(-1);
+  const { t } = useTranslation();
+  const model = useScrolledListPage<MailListItem, Filters>(mailList);
+  const { filters, setFilters } = model.list;
 
   const columns = useMemo<Column<MailListItem>[]>(
     () => [
@@ -44,14 +43,7 @@ export default function MailListPage() {
         width: '190px',
         render: (row) => {
           const from = mailMessageOf(row).from;
-          return from ? (
-            <div className="vigil-inv-cell-stack">
-              <span>{from.name ?? from.address}</span>
-              {from.name && <span className="vigil-inv-dim">{from.address}</span>}
-            </div>
-          ) : (
-            '—'
-          );
+          return from ? stackCell(from.name ?? from.address, from.name && from.address) : '—';
         },
       },
       {
@@ -110,104 +102,40 @@ export default function MailListPage() {
     [t],
   );
 
-  const filtered = Object.keys(filters).length > 0;
-  const authFilter = (name: 'spf' | 'dkim' | 'dmarc') => (
-    <MultiSelect
-      className="vigil-filters__tags"
-      label={name.toUpperCase()}
-      placeholder={filters[name]?.length ? undefined : t('common.any')}
-      data={authResults}
-      value={filters[name] ?? []}
-      onChange={(value) => setFilters({ [name]: value })}
-      clearable
-    />
-  );
+  const authFilter = (name: 'spf' | 'dkim' | 'dmarc'): FilterField<Filters> => ({
+    kind: 'choice',
+    name,
+    label: name.toUpperCase(),
+    options: authResults,
+  });
+  const fields: FilterField<Filters>[] = [
+    {
+      kind: 'search',
+      name: 'search',
+      label: t('common.search'),
+      placeholder: t('investigation.mail.searchPlaceholder'),
+      testId: 'filter-search',
+    },
+    {
+      kind: 'custom',
+      name: 'time',
+      render: () => <TimeRangeFilter from={filters.tsFrom} to={filters.tsTo} onChange={setFilters} />,
+    },
+    authFilter('spf'),
+    authFilter('dkim'),
+    authFilter('dmarc'),
+    {
+      kind: 'segmented',
+      name: 'hasAttachments',
+      label: t('investigation.mail.attachments'),
+      options: [
+        { value: undefined, label: t('common.any') },
+        { value: true, label: t('investigation.mail.withAttachments') },
+        { value: false, label: t('investigation.mail.withoutAttachments') },
+      ],
+    },
+    { kind: 'company', name: 'companyId', label: t('investigation.common.company'), testId: 'filter-company' },
+  ];
 
-  return (
-    <Stack gap="md" className="vigil-list-page">
-      <PageHeader
-        title={t('investigation.mail.title')}
-        subtitle={
-          data.count === undefined
-            ? t('investigation.mail.subtitle')
-            : t('investigation.common.matching', { total: data.count.toLocaleString(i18n.language) })
-        }
-      />
-      <Paper className="vigil-filters" p="md">
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
-            className="vigil-filters__search"
-            label={t('common.search')}
-            placeholder={t('investigation.mail.searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
-            type="search"
-            maxLength={200}
-            value={search.value}
-            onChange={search.onChange}
-            onKeyDown={search.onKeyDown}
-            data-testid="filter-search"
-          />
-          <TimeRangeFilter from={filters.tsFrom} to={filters.tsTo} onChange={setFilters} />
-          {authFilter('spf')}
-          {authFilter('dkim')}
-          {authFilter('dmarc')}
-          <div>
-            <Text size="sm" fw={500} mb={4}>
-              {t('investigation.mail.attachments')}
-            </Text>
-            <SegmentedControl
-              size="sm"
-              value={filters.hasAttachments === undefined ? 'any' : String(filters.hasAttachments)}
-              onChange={(value) => setFilters({ hasAttachments: value === 'any' ? undefined : value === 'true' })}
-              data={[
-                { value: 'any', label: t('common.any') },
-                { value: 'true', label: t('investigation.mail.withAttachments') },
-                { value: 'false', label: t('investigation.mail.withoutAttachments') },
-              ]}
-            />
-          </div>
-          <CompanyFilter value={filters.companyId} onChange={(companyId) => setFilters({ companyId })} />
-          <Button
-            variant="subtle"
-            leftSection={<IconFilterOff size={16} />}
-            disabled={!filtered}
-            onClick={() => {
-              search.clear();
-              list.resetFilters();
-            }}
-          >
-            {t('common.resetFilters')}
-          </Button>
-        </Group>
-      </Paper>
-
-      {data.error !== null && data.error !== undefined && (
-        <LoadError message={t('investigation.common.loadFailed')} onRetry={() => void data.refresh()} />
-      )}
-
-      <VirtualTable<MailListItem>
-        rows={data.rows}
-        rowKey={(row) => row.id}
-        columns={columns}
-        ariaLabel={t('investigation.mail.title')}
-        rowHeight={46}
-        total={data.count}
-        ordering={list.ordering}
-        onSort={list.toggleOrdering}
-        activeIndex={active}
-        onActiveIndexChange={setActive}
-        rowHref={(row) => mailMessageUrl(row.id)}
-        hasMore={data.hasMore}
-        loadMore={data.loadMore}
-        loading={data.isLoading}
-        loadingMore={data.isLoadingMore}
-        empty={
-          <Text c="dimmed" size="sm">
-            {t('investigation.mail.empty')}
-          </Text>
-        }
-        testId="mail-table"
-      />
-    </Stack>
-  );
+  return <EventListPage section="mail" model={model} columns={columns} filters={fields} rowHref={messageUrl} />;
 }

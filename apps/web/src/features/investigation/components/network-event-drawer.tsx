@@ -1,12 +1,12 @@
-import { Button, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Table, Text } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { JsonView } from '../../../components/ui/json-view';
+import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { SeverityBadge } from '../../triage';
 import { useNetworkEvent, type NetworkEventView, type StoredEvent } from '../api/investigation';
 import { formatBytes } from '../lib/summaries';
-import { EventTypeBadge, HashValue, KeyValues, Pivot, Section, useCompanyName } from './shared';
+import { EventTypeBadge, HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
 
 /** The sections of one network event: the flow, then what its type carries, then the record as it arrived. */
 export function NetworkEventDrawer({
@@ -20,18 +20,15 @@ export function NetworkEventDrawer({
   onFilter: (filter: { ip?: string; communityId?: string }) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const detail = useNetworkEvent(row?.id ?? null, row?.ts);
+  const { event, drawer } = useEventDetail<NetworkEventView>(row, useNetworkEvent(row?.id ?? null, row?.ts));
   const companyName = useCompanyName();
-  const event = (detail.data?.event ?? row?.event) as NetworkEventView | undefined;
   const ip = (value: string | null) => (value ? <Pivot value={value} onPivot={(v) => onFilter({ ip: v })} /> : null);
   const bytes = (value: number | null) => (value === null ? null : formatBytes(value, i18n.language));
 
   return (
-    <Drawer
-      opened={row !== null}
+    <DetailDrawer
+      {...drawer}
       onClose={onClose}
-      position="right"
-      size="xl"
       title={
         event ? (
           <Group gap="sm">
@@ -41,10 +38,10 @@ export function NetworkEventDrawer({
           </Group>
         ) : null
       }
-      data-testid="network-drawer"
+      testId="network-drawer"
     >
       {row && event && (
-        <Stack gap="md">
+        <>
           <Section title={t('investigation.network.sections.flow')}>
             <KeyValues
               items={[
@@ -208,20 +205,8 @@ export function NetworkEventDrawer({
               />
             </Section>
           )}
-
-          <Section title={t('investigation.common.raw')} testId="section-raw">
-            {detail.isLoading ? (
-              <Loader size="sm" />
-            ) : detail.error ? (
-              <Text c="red" size="sm">
-                {t('investigation.common.detailFailed')}
-              </Text>
-            ) : (
-              <JsonView value={detail.data?.raw ?? {}} testId="raw-json" />
-            )}
-          </Section>
-        </Stack>
+        </>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }

@@ -1,12 +1,15 @@
-import { ActionIcon, CopyButton, Group, Menu, MultiSelect, Button, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, CopyButton, Group, Menu, Button, TextInput, Tooltip } from '@mantine/core';
 import { IconCalendarTime, IconCheck, IconCopy } from '@tabler/icons-react';
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
 import { useSignedInUser } from '../../../lib/session';
+
+export { DetailSection as Section, KeyValues } from '../../../components/list-page';
 import { filesUrl } from '../../triage';
 import { DateTimeInput } from '../../../lib/dates/date-time-input';
+import type { StoredEvent } from '../api/investigation';
 
 export type Verdict = 'malicious' | 'allowed' | 'unknown';
 
@@ -131,31 +134,6 @@ export function HashValue({ value, link = true }: { value: string; link?: boolea
   );
 }
 
-/** Label/value pairs; pairs whose value is empty are left out. */
-export function KeyValues({ items, testId }: { items: Array<[string, ReactNode]>; testId?: string }) {
-  const shown = items.filter(([, value]) => value !== null && value !== undefined && value !== '');
-  if (shown.length === 0) return null;
-  return (
-    <dl className="vigil-inv-kv" data-testid={testId}>
-      {shown.map(([label, value]) => (
-        <div key={label} style={{ display: 'contents' }}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-export function Section({ title, children, testId }: { title: ReactNode; children: ReactNode; testId?: string }) {
-  return (
-    <section className="vigil-inv-section" data-testid={testId}>
-      <h3 className="vigil-inv-section__title">{title}</h3>
-      {children}
-    </section>
-  );
-}
-
 const presets = [
   ['last15m', 15 * 60_000],
   ['last1h', 3_600_000],
@@ -181,14 +159,14 @@ export function TimeRangeFilter({
         className="vigil-filters__date"
         label={t('investigation.common.from')}
         value={isoToZonedInput(from)}
-        onChange={(value) => onChange({ tsFrom: zonedInputToIso(value) ?? undefined, tsTo: to })}
+        onChange={(next) => onChange({ tsFrom: zonedInputToIso(next) ?? undefined, tsTo: to })}
         data-testid="filter-ts-from"
       />
       <DateTimeInput
         className="vigil-filters__date"
         label={t('investigation.common.to')}
         value={isoToZonedInput(to)}
-        onChange={(value) => onChange({ tsFrom: from, tsTo: zonedInputToIso(value) ?? undefined })}
+        onChange={(next) => onChange({ tsFrom: from, tsTo: zonedInputToIso(next) ?? undefined })}
         data-testid="filter-ts-to"
       />
       <Menu position="bottom-end" withinPortal>
@@ -253,28 +231,27 @@ export function HashFilter({
   );
 }
 
-/** Companies filter, for people who see more than one company. */
-export function CompanyFilter({ value, onChange }: { value: number[] | undefined; onChange: (ids: number[]) => void }) {
-  const { t } = useTranslation();
-  const me = useSignedInUser();
-  if (me.companies.length <= 1) return null;
-  return (
-    <MultiSelect<number>
-      className="vigil-filters__tags"
-      label={t('investigation.common.company')}
-      placeholder={value?.length ? undefined : t('common.any')}
-      data={me.companies.map((company) => ({ value: company.id, label: company.name }))}
-      value={value ?? []}
-      onChange={onChange}
-      searchable
-      clearable
-      data-testid="filter-company"
-    />
-  );
-}
-
 /** The name of a company the user sees. */
 export function useCompanyName(): (id: number) => string {
   const me = useSignedInUser();
   return (id) => me.companies.find((company) => company.id === id)?.name ?? `#${id}`;
+}
+
+/**
+ * What an event's drawer takes from the event's detail read: the event (the list's copy until the
+ * detail is there) and the drawer's state with the raw record.
+ */
+export function useEventDetail<View>(
+  row: StoredEvent | null,
+  detail: { isLoading: boolean; error: unknown; data?: { event: unknown; raw: unknown } },
+) {
+  const { t } = useTranslation();
+  return {
+    event: (detail.data?.event ?? row?.event) as View | undefined,
+    drawer: {
+      opened: row !== null,
+      raw: { isLoading: detail.isLoading, error: detail.error, raw: detail.data?.raw },
+      rawTitle: t('investigation.common.raw'),
+    },
+  };
 }

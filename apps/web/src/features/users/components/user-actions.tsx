@@ -10,7 +10,7 @@ import {
   IconUserShield,
 } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
 import { notify } from '../../../lib/notifications';
@@ -35,22 +35,26 @@ export type UserActionRights = ReturnType<ReturnType<typeof useUserActionRights>
 export function useUserActionRights() {
   const ability = useAbility();
   const me = useSignedInUser();
-  return (user: User) => {
-    // Superusers are only managed by superusers; the server refuses the rest anyway.
-    const manageable = me.isSuperuser || !user.isSuperuser;
-    const self = user.id === me.id;
-    return {
-      edit: manageable && ability.can('change', 'users'),
-      archive: manageable && !self && !user.archived && ability.can('delete', 'users'),
-      restore: manageable && user.archived && ability.can('restore', 'users'),
-      resetTwoFactor: manageable && user.twoFactorEnabled && ability.can('reset_two_factor', 'users'),
-      resetSso: manageable && !user.archived && ability.can('reset_sso_password', 'users'),
-      unlock: manageable && user.locked && ability.can('change', 'users'),
-      impersonate:
-        manageable && !self && !user.archived && me.impersonator === null && ability.can('impersonate', 'users'),
-      privileged: manageable && ability.can('change_privileged_settings', 'users'),
-    };
-  };
+  // One function while the signed-in user and its permissions stay: lists memoise on it.
+  return useCallback(
+    (user: User) => {
+      // Superusers are only managed by superusers; the server refuses the rest anyway.
+      const manageable = me.isSuperuser || !user.isSuperuser;
+      const self = user.id === me.id;
+      return {
+        edit: manageable && ability.can('change', 'users'),
+        archive: manageable && !self && !user.archived && ability.can('delete', 'users'),
+        restore: manageable && user.archived && ability.can('restore', 'users'),
+        resetTwoFactor: manageable && user.twoFactorEnabled && ability.can('reset_two_factor', 'users'),
+        resetSso: manageable && !user.archived && ability.can('reset_sso_password', 'users'),
+        unlock: manageable && user.locked && ability.can('change', 'users'),
+        impersonate:
+          manageable && !self && !user.archived && me.impersonator === null && ability.can('impersonate', 'users'),
+        privileged: manageable && ability.can('change_privileged_settings', 'users'),
+      };
+    },
+    [ability, me],
+  );
 }
 
 const CONFIRM: Record<UserAction, { danger: boolean }> = {
@@ -122,7 +126,8 @@ export function useUserActionDialog(onDone?: (action: UserAction) => void): {
       onClose={() => setPending(null)}
     />
   );
-  return { request: (next, chosen) => setPending({ action: next, users: chosen }), dialog };
+  const request = useCallback((next: UserAction, chosen: User[]) => setPending({ action: next, users: chosen }), []);
+  return { request, dialog };
 }
 
 /** The "…" menu of one user: every action the signed-in user may take on it. */

@@ -13,9 +13,9 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormError, fieldError } from '../../../components/form';
+import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import { CopyField } from '../../../components/ui/copy-field';
 import { notify } from '../../../lib/notifications';
 import { useSignedInUser } from '../../../lib/session';
@@ -141,10 +141,6 @@ export default function UserForm({
   const companyOptions = me.companies.map((company) => ({ value: company.id, label: company.name }));
   const companyRoles = roles.filter((role) => role.companyId === form.companyId);
   const companyUnits = units.units.filter((unit) => unit.companyId === form.companyId);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
 
   if (activationLink) {
     return (
@@ -159,145 +155,141 @@ export default function UserForm({
   }
 
   return (
-    <form onSubmit={submit} noValidate data-testid="user-form">
-      <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput label={t('users.username')} required maxLength={150} autoComplete="off" {...text('username')} />
-          <TextInput label={t('users.email')} type="email" maxLength={254} autoComplete="off" {...text('email')} />
-          <TextInput label={t('users.firstName')} maxLength={150} {...text('firstName')} />
-          <TextInput label={t('users.lastName')} maxLength={150} {...text('lastName')} />
-          <TextInput label={t('users.phone')} type="tel" maxLength={40} {...text('phone')} />
-          {rights.manyCompanies && (
-            <Select<number>
-              label={t('users.company')}
-              data={companyOptions}
-              value={form.companyId}
-              onChange={(value) => {
-                if (value === null) return;
-                // Units and roles belong to a company: those of the previous one no longer fit.
-                setForm((previous) => ({
-                  ...previous,
-                  companyId: value,
-                  unitId: null,
-                  roleIds: [],
-                  extraCompanyIds: previous.extraCompanyIds.filter((id) => id !== value),
-                }));
-              }}
-              searchable
-              allowDeselect={false}
-              error={fieldError(save.error, 'companyId')}
-              data-testid="user-company"
-            />
-          )}
-        </SimpleGrid>
+    <FormFrame onSubmit={() => save.mutate()} testId="user-form">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <TextInput label={t('users.username')} required maxLength={150} autoComplete="off" {...text('username')} />
+        <TextInput label={t('users.email')} type="email" maxLength={254} autoComplete="off" {...text('email')} />
+        <TextInput label={t('users.firstName')} maxLength={150} {...text('firstName')} />
+        <TextInput label={t('users.lastName')} maxLength={150} {...text('lastName')} />
+        <TextInput label={t('users.phone')} type="tel" maxLength={40} {...text('phone')} />
+        {rights.manyCompanies && (
+          <Select<number>
+            label={t('users.company')}
+            data={companyOptions}
+            value={form.companyId}
+            onChange={(value) => {
+              if (value === null) return;
+              // Units and roles belong to a company: those of the previous one no longer fit.
+              setForm((previous) => ({
+                ...previous,
+                companyId: value,
+                unitId: null,
+                roleIds: [],
+                extraCompanyIds: previous.extraCompanyIds.filter((id) => id !== value),
+              }));
+            }}
+            searchable
+            allowDeselect={false}
+            error={fieldError(save.error, 'companyId')}
+            data-testid="user-company"
+          />
+        )}
+      </SimpleGrid>
 
-        <Divider label={t('users.access')} labelPosition="left" />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <MultiSelect<number>
-            label={t('users.roles')}
-            placeholder={form.roleIds.length ? undefined : t('users.noRoles')}
-            data={companyRoles.map((role) => ({ value: role.id, label: role.name }))}
-            value={form.roleIds}
-            onChange={set('roleIds')}
+      <Divider label={t('users.access')} labelPosition="left" />
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <MultiSelect<number>
+          label={t('users.roles')}
+          placeholder={form.roleIds.length ? undefined : t('users.noRoles')}
+          data={companyRoles.map((role) => ({ value: role.id, label: role.name }))}
+          value={form.roleIds}
+          onChange={set('roleIds')}
+          searchable
+          clearable
+          nothingFoundMessage={t('users.noRolesInCompany')}
+          error={fieldError(save.error, 'roleIds')}
+          data-testid="user-roles"
+        />
+        {units.allowed && (
+          <Select<number>
+            label={t('users.unit')}
+            placeholder={t('users.noUnit')}
+            data={companyUnits.map((unit) => ({ value: unit.id, label: unit.name }))}
+            value={form.unitId}
+            onChange={set('unitId')}
             searchable
             clearable
-            nothingFoundMessage={t('users.noRolesInCompany')}
-            error={fieldError(save.error, 'roleIds')}
-            data-testid="user-roles"
+            nothingFoundMessage={t('users.noUnitsInCompany')}
+            error={fieldError(save.error, 'unitId')}
           />
-          {units.allowed && (
-            <Select<number>
-              label={t('users.unit')}
-              placeholder={t('users.noUnit')}
-              data={companyUnits.map((unit) => ({ value: unit.id, label: unit.name }))}
-              value={form.unitId}
-              onChange={set('unitId')}
-              searchable
-              clearable
-              nothingFoundMessage={t('users.noUnitsInCompany')}
-              error={fieldError(save.error, 'unitId')}
-            />
-          )}
-          {rights.manyCompanies && (
-            <MultiSelect<number>
-              label={t('users.extraCompanies')}
-              description={t('users.extraCompaniesHint')}
-              data={companyOptions.filter((option) => option.value !== form.companyId)}
-              value={form.extraCompanyIds}
-              onChange={set('extraCompanyIds')}
-              searchable
-              clearable
-              disabled={form.allCompanies}
-              error={fieldError(save.error, 'extraCompanyIds')}
-            />
-          )}
-          <TagsInput
-            label={t('users.ipWhitelist')}
-            description={t('users.ipWhitelistHint')}
-            placeholder="10.0.0.0/24"
-            value={form.ipWhitelist}
-            onChange={set('ipWhitelist')}
-            maxTags={100}
+        )}
+        {rights.manyCompanies && (
+          <MultiSelect<number>
+            label={t('users.extraCompanies')}
+            description={t('users.extraCompaniesHint')}
+            data={companyOptions.filter((option) => option.value !== form.companyId)}
+            value={form.extraCompanyIds}
+            onChange={set('extraCompanyIds')}
+            searchable
             clearable
-            error={fieldError(save.error, 'ipWhitelist')}
-            splitChars={[',', ' ', ';']}
+            disabled={form.allCompanies}
+            error={fieldError(save.error, 'extraCompanyIds')}
           />
-        </SimpleGrid>
-        {(rights.allCompanies || rights.superuser) && (
-          <Stack gap="sm">
-            {rights.allCompanies && (
-              <Switch
-                label={t('users.allCompanies')}
-                description={t('users.allCompaniesHint')}
-                checked={form.allCompanies}
-                onChange={(event) => set('allCompanies')(event.currentTarget.checked)}
-                error={fieldError(save.error, 'allCompanies')}
-              />
-            )}
-            {rights.superuser && (
-              <Switch
-                label={t('users.superuser')}
-                description={t('users.superuserHint')}
-                checked={form.isSuperuser}
-                onChange={(event) => set('isSuperuser')(event.currentTarget.checked)}
-                error={fieldError(save.error, 'isSuperuser')}
-                color="grape"
-              />
-            )}
-          </Stack>
         )}
-
-        {creating && (
-          <>
-            <Divider label={t('users.passwordSection')} labelPosition="left" />
+        <TagsInput
+          label={t('users.ipWhitelist')}
+          description={t('users.ipWhitelistHint')}
+          placeholder="10.0.0.0/24"
+          value={form.ipWhitelist}
+          onChange={set('ipWhitelist')}
+          maxTags={100}
+          clearable
+          error={fieldError(save.error, 'ipWhitelist')}
+          splitChars={[',', ' ', ';']}
+        />
+      </SimpleGrid>
+      {(rights.allCompanies || rights.superuser) && (
+        <Stack gap="sm">
+          {rights.allCompanies && (
             <Switch
-              label={t('users.setPasswordNow')}
-              description={form.setPassword ? t('users.passwordMustChange') : t('users.activationWillBeShown')}
-              checked={form.setPassword}
-              onChange={(event) => set('setPassword')(event.currentTarget.checked)}
-              data-testid="user-set-password"
+              label={t('users.allCompanies')}
+              description={t('users.allCompaniesHint')}
+              checked={form.allCompanies}
+              onChange={(event) => set('allCompanies')(event.currentTarget.checked)}
+              error={fieldError(save.error, 'allCompanies')}
             />
-            {form.setPassword && (
-              <PasswordInput
-                label={t('users.password')}
-                maxLength={200}
-                autoComplete="new-password"
-                {...text('password')}
-              />
-            )}
-          </>
-        )}
+          )}
+          {rights.superuser && (
+            <Switch
+              label={t('users.superuser')}
+              description={t('users.superuserHint')}
+              checked={form.isSuperuser}
+              onChange={(event) => set('isSuperuser')(event.currentTarget.checked)}
+              error={fieldError(save.error, 'isSuperuser')}
+              color="grape"
+            />
+          )}
+        </Stack>
+      )}
 
-        <FormError error={save.error} shownFields={shownFields} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} data-testid="user-form-submit">
-            {creating ? t('users.create') : t('common.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      {creating && (
+        <>
+          <Divider label={t('users.passwordSection')} labelPosition="left" />
+          <Switch
+            label={t('users.setPasswordNow')}
+            description={form.setPassword ? t('users.passwordMustChange') : t('users.activationWillBeShown')}
+            checked={form.setPassword}
+            onChange={(event) => set('setPassword')(event.currentTarget.checked)}
+            data-testid="user-set-password"
+          />
+          {form.setPassword && (
+            <PasswordInput
+              label={t('users.password')}
+              maxLength={200}
+              autoComplete="new-password"
+              {...text('password')}
+            />
+          )}
+        </>
+      )}
+
+      <FormError error={save.error} shownFields={shownFields} />
+      <FormActions
+        onCancel={onClose}
+        submitLabel={creating ? t('users.create') : t('common.save')}
+        loading={save.isPending}
+        submitTestId="user-form-submit"
+      />
+    </FormFrame>
   );
 }

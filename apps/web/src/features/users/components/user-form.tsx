@@ -1,7 +1,8 @@
-import { Drawer, Loader, Text } from '@mantine/core';
+import { Loader } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../api/users';
+import { SideDrawer } from '../../../components/ui/side-drawer';
 
 // The form and its inputs are their own chunk: a list page does not wait for them.
 const UserForm = lazy(() => import('./user-form-body'));
@@ -20,17 +21,11 @@ export function UserFormDrawer({
 }) {
   const { t } = useTranslation();
   return (
-    <Drawer
+    <SideDrawer
       opened={opened}
       onClose={onClose}
-      position="right"
       size={640}
-      title={
-        <Text fw={700} size="lg">
-          {user ? t('users.editTitle', { user: user.username }) : t('users.newTitle')}
-        </Text>
-      }
-      closeButtonProps={{ 'aria-label': t('common.close') }}
+      title={user ? t('users.editTitle', { user: user.username }) : t('users.newTitle')}
     >
       {/* A new form for each user opened; closing and opening the same one keeps nothing stale. */}
       {opened && (
@@ -38,6 +33,6 @@ export function UserFormDrawer({
           <UserForm key={user?.id ?? 'new'} user={user} onClose={onClose} onSaved={onSaved} />
         </Suspense>
       )}
-    </Drawer>
+    </SideDrawer>
   );
 }

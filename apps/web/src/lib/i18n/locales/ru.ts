@@ -2,13 +2,17 @@ import { alerts } from './ru/alerts';
 import { dashboard } from './ru/dashboard';
 import { graph } from './ru/graph';
 import { incidents } from './ru/incidents';
+import { list } from './ru/list';
+import { systemLogs } from './ru/system-logs';
 import { investigation } from './ru/investigation';
 import { triage } from './ru/triage';
+import { units } from './ru/units';
 import type { Translation } from '../types';
 
 /** Russian. */
 export const ru: Translation = {
   common: {
+    detailFailed: 'Не удалось загрузить подробности.',
     loading: 'Загрузка…',
     close: 'Закрыть',
     tryAgain: 'Повторить',
@@ -209,48 +213,8 @@ export const ru: Translation = {
       server_error: 'Vigil не удалось завершить единый вход. Повторите попытку.',
     },
   },
-  list: {
-    range: '{{first}}–{{last}} из {{total}}',
-    noRecords: 'Нет записей',
-    pageSize: 'Строк на странице',
-    perPage: '{{size}} на стр.',
-    previous: 'Предыдущая страница',
-    next: 'Следующая страница',
-    selectLoaded: 'Выбрать все загруженные строки',
-    loadingMore: 'Загружаем ещё строки…',
-    selectedCount: 'Выбрано: {{count}}',
-    selectAllMatching: 'Выбрать все подходящие ({{count}})',
-    allMatchingSelected: 'Выбраны все подходящие строки: {{count}}',
-    clearSelection: 'Снять выбор',
-    matching: 'Найдено: {{count}}',
-  },
-  systemLogs: {
-    title: 'Системный журнал',
-    subtitle: 'Входы, выходы и все изменения, сделанные в консоли.',
-    search: 'Поиск',
-    searchPlaceholder: 'Пользователь, действие, объект',
-    action: 'Действие',
-    objectType: 'Тип объекта',
-    any: 'Любое',
-    from: 'С',
-    to: 'По',
-    resetFilters: 'Сбросить фильтры',
-    dateTime: 'Дата и время',
-    user: 'Пользователь',
-    object: 'Объект',
-    ip: 'IP-адрес',
-    changes: 'Изменения',
-    showChanges: 'Показать изменения',
-    system: 'система',
-    impersonated: 'от имени',
-    field: 'Поле',
-    before: 'Было',
-    after: 'Стало',
-    noChanges: 'Изменения полей не записаны.',
-    empty: 'Системный журнал пуст.',
-    nothingMatches: 'В системном журнале нет записей, подходящих под фильтры.',
-    loadFailed: 'Не удалось загрузить системный журнал.',
-  },
+  list,
+  systemLogs,
   profile: {
     subtitle: 'Вы вошли как {{username}}',
     saved: 'Профиль сохранён.',
@@ -614,26 +578,7 @@ export const ru: Translation = {
       loadFailed: 'Не удалось загрузить настройки единого входа.',
     },
   },
-  units: {
-    title: 'Подразделения',
-    subtitle: 'Отделы внутри компании, к которым относятся пользователи.',
-    create: 'Новое подразделение',
-    newTitle: 'Новое подразделение',
-    editTitle: 'Подразделение {{name}}',
-    created: 'Подразделение {{name}} создано.',
-    saved: 'Подразделение сохранено.',
-    deleted: 'Подразделение {{name}} удалено.',
-    delete: 'Удалить подразделение',
-    deleteConfirm: 'Удалить {{name}}? Его пользователи ({{count}}) останутся без подразделения.',
-    searchPlaceholder: 'Название или описание',
-    name: 'Название',
-    description: 'Описание',
-    users: 'Пользователи',
-    createdAt: 'Создано',
-    empty: 'Подразделений пока нет.',
-    nothingMatches: 'Нет подразделений, подходящих под поиск.',
-    loadFailed: 'Не удалось загрузить подразделения.',
-  },
+  units,
   triage,
   alerts,
   incidents,

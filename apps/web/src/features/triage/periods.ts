@@ -1,4 +1,4 @@
-/** Relative windows the queue offers over "last seen". */
+/** Relative windows the triage lists offer: the alert queue over "last seen", incidents over "created". */
 export const periods = ['1h', '24h', '7d', '30d'] as const;
 export type Period = (typeof periods)[number];
 

@@ -1,0 +1,40 @@
+import { Button, Stack, ThemeIcon } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Typography } from '../ui/typography';
+
+/** A page that only says something: an icon, a title, a message and, where useful, the way home. */
+export function MessagePage({
+  icon,
+  color,
+  title,
+  message,
+  homeLink = false,
+  testId,
+}: {
+  icon: ReactNode;
+  color?: string;
+  title: string;
+  message: string;
+  homeLink?: boolean;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Stack className="vigil-empty-page" align="center" gap="sm" data-testid={testId}>
+      <ThemeIcon size={56} radius="xl" variant="light" color={color}>
+        {icon}
+      </ThemeIcon>
+      <Typography variant="h2">{title}</Typography>
+      <Typography variant="body1" emphasis="medium" align="center" className="vigil-empty-page__text">
+        {message}
+      </Typography>
+      {homeLink && (
+        <Button component={Link} to="/" variant="light" mt="sm">
+          {t('common.goHome')}
+        </Button>
+      )}
+    </Stack>
+  );
+}

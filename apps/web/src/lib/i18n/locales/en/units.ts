@@ -1,0 +1,21 @@
+/** English texts of the units page. */
+export const units = {
+  title: 'Units',
+  subtitle: 'Departments within a company that users belong to.',
+  create: 'New unit',
+  newTitle: 'New unit',
+  editTitle: 'Unit {{name}}',
+  created: 'The unit {{name}} is created.',
+  saved: 'The unit is saved.',
+  deleted: 'The unit {{name}} is deleted.',
+  delete: 'Delete the unit',
+  deleteConfirm: 'Delete {{name}}? Its {{count}} users stay, without a unit.',
+  searchPlaceholder: 'Name or description',
+  name: 'Name',
+  description: 'Description',
+  users: 'Users',
+  createdAt: 'Created',
+  empty: 'There are no units yet.',
+  nothingMatches: 'No unit matches this search.',
+  loadFailed: 'The units could not be loaded.',
+};
