@@ -1,9 +1,10 @@
 import { EndpointGenerator } from './endpoint';
 import { scenarioFiles, type DemoFile } from './files';
 import { MailGenerator, type DemoMail } from './mail';
-import { NetworkGenerator, type TimedLine } from './network';
+import { NetworkGenerator } from './network';
 import { Random } from './random';
 import { CUSTOMERS, scaleSizes, type DemoCustomer, type DemoScale } from './scenario';
+import type { TimedLine } from './timeline';
 
 export interface DemoOptions {
   /** Same seed (and the same `now`) → the same data. */

@@ -1,5 +1,11 @@
 import type { Random } from './random';
 
+/** One line of sensor output and when it happened (lines are sent in time order). */
+export interface TimedLine {
+  at: number;
+  line: string;
+}
+
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;

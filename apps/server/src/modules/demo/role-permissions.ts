@@ -1,0 +1,43 @@
+/** The permissions of the roles the demo creates: provider analysts and leads, customer administrators. */
+import type { Permission } from '@vigil/contract';
+
+const all = (basename: string, actions: string[]): Permission => ({ basename, actions });
+
+export const ANALYST_PERMISSIONS: Permission[] = [
+  // The dashboard is every analyst's start page.
+  all('widgets', ['view', 'add', 'change', 'delete']),
+  all('alerts', ['view', 'change', 'export', 'bulk']),
+  all('incidents', ['view', 'add', 'change', 'export']),
+  all('mailing', ['view', 'export']),
+  all('attaches', ['view', 'download']),
+  all('eclipse_events', ['view', 'export']),
+  all('network', ['view', 'export']),
+  all('events', ['view', 'export']),
+  all('warehouse', ['view', 'download']),
+  all('warehouse/hashes', ['view']),
+  all('indicators', ['view', 'add', 'change', 'export']),
+];
+
+export const PROVIDER_LEAD_PERMISSIONS: Permission[] = [
+  ...ANALYST_PERMISSIONS,
+  all('indicators', ['view', 'add', 'change', 'delete', 'import', 'export']),
+  all('users', ['view', 'add', 'change', 'delete', 'restore', 'reset_two_factor', 'impersonate']),
+  all('companies', ['view', 'add', 'change']),
+  all('appliances', ['view', 'add', 'change', 'delete']),
+  all('matchers', ['view', 'add', 'change', 'delete']),
+  all('system_logs', ['view']),
+];
+
+export const CUSTOMER_ADMIN_PERMISSIONS: Permission[] = [
+  all('widgets', ['view', 'add', 'change', 'delete']),
+  all('alerts', ['view']),
+  all('incidents', ['view']),
+  all('network', ['view']),
+  all('eclipse_events', ['view']),
+  all('mailing', ['view']),
+  all('indicators', ['view', 'add', 'change', 'delete', 'import', 'export']),
+  all('users', ['view', 'add', 'change', 'delete', 'restore', 'reset_two_factor']),
+  all('appliances', ['view', 'add', 'delete']),
+  all('matchers', ['view', 'add', 'change', 'delete']),
+  all('system_logs', ['view']),
+];
