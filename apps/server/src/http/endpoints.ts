@@ -105,7 +105,7 @@ export function route<E extends EndpointSpec>(
         query: query as QueryOf<E>,
         body: body as BodyOf<E>,
       });
-      if (answer === reply) return reply;
+      if (answer === reply || reply.sent) return reply;
       const successes = Object.keys(spec.responses).map(Number);
       if (successes.length === 1 && reply.statusCode === 200) reply.status(successes[0]!);
       if (answer === undefined) {

@@ -1,4 +1,4 @@
-import { currentUserSchema, endpoints, type CurrentUser } from '@vigil/contract';
+import { currentUserSchema, endpoints } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
@@ -12,17 +12,18 @@ export async function registerMe(app: FastifyInstance, deps: AppDeps): Promise<v
   const api = endpoints.users;
 
   // The console asks for the current user often; the answer is remembered with the identity and
-  // forgotten with it (any write request clears both).
-  route(app, api.me, async ({ request }) => {
+  // forgotten with it (any write request clears both). It is checked against the contract once,
+  // when built, and remembered as its JSON text, which is sent as it is.
+  route(app, api.me, async ({ request, reply }) => {
     const actor = requireActor(request);
     const key = `me:${actor.sessionId ?? `token-user:${actor.userId}`}`;
-    const hit = app.identityCache.get<CurrentUser>(key);
-    if (hit) return hit;
-    const mark = app.identityCache.mark();
-    // Checked against the contract once when built; a remembered answer is sent as it is.
-    const answer = currentUserSchema.parse(await me.current(actor));
-    app.identityCache.set(key, answer, mark);
-    return answer;
+    let json = app.identityCache.get<string>(key);
+    if (json === undefined) {
+      const mark = app.identityCache.mark();
+      json = JSON.stringify(currentUserSchema.parse(await me.current(actor)));
+      app.identityCache.set(key, json, mark);
+    }
+    return reply.type('application/json; charset=utf-8').send(json);
   });
 
   for (const spec of [api.replaceMe, api.updateMe]) {
