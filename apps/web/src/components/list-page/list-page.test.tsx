@@ -21,7 +21,7 @@ interface Thing {
 
 const thingList = {
   basename: 'units',
-  url: '/api/things/check/',
+  endpoint: { path: '/api/things/check/' },
   filters: { search: 'string', kind: 'strings', active: 'boolean' },
   orderable: ['name', 'id'],
   defaultOrdering: 'name',

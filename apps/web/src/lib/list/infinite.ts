@@ -6,7 +6,7 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import type { ListAnswer } from '@vigil/contract';
+import { endpointUrl, type ListAnswer } from '@vigil/contract';
 import { useCallback, useMemo } from 'react';
 import { http, type Camelize } from '../http';
 import type { FilterKind, FiltersOf, ListDefinition, ListState } from './list';
@@ -52,7 +52,7 @@ export function infiniteListQuery<Wire, D extends Record<string, FilterKind>>(
   definition: ListDefinition<D>,
   state: InfiniteState<D>,
 ) {
-  const url = definition.url ?? `/api/${definition.basename}/check/`;
+  const url = endpointUrl(definition.endpoint.path, definition.pathParams);
   return infiniteQueryOptions<
     ListAnswerOf<Wire>,
     unknown,

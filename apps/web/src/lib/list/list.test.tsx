@@ -7,6 +7,7 @@ import { useListState, type ListDefinition } from './list';
 
 const definition: ListDefinition<{ search: 'string' }> = {
   basename: 'alerts',
+  endpoint: { path: '/api/alerts/check/' },
   filters: { search: 'string' },
   orderable: ['last_seen'],
   defaultOrdering: '-last_seen',

@@ -1,4 +1,4 @@
-import type { ListAnswer, ResourceBasename } from '@vigil/contract';
+import { endpointUrl, type ListAnswer, type ResourceBasename } from '@vigil/contract';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useFetchState, type FetchState } from '../fetch-state';
@@ -22,8 +22,10 @@ export type FiltersOf<D extends Record<string, FilterKind>> = { [K in keyof D]?:
 /** A list over the generic list engine (`POST /api/<resource>/check/`), described once per page. */
 export interface ListDefinition<D extends Record<string, FilterKind>> {
   basename: ResourceBasename;
-  /** API path of the list; `/api/<basename>/check/` when left out. */
-  url?: string;
+  /** The list's declared `check/` endpoint (e.g. `endpoints.units.list`). */
+  endpoint: { readonly path: string };
+  /** Values of the endpoint's path parameters, when it has any (a user's timeline). */
+  pathParams?: Readonly<Record<string, string | number>>;
   /** Filters (camelCase names) and how each is kept in the URL. */
   filters: D;
   /** Fields (API names) the list may be ordered by. */
@@ -168,7 +170,7 @@ export function useList<Wire, D extends Record<string, FilterKind>>(
   definition: ListDefinition<D>,
   state: Pick<ListState<D>, 'page' | 'pageSize' | 'ordering' | 'filters'>,
 ): FetchState<ListPage<Wire>> {
-  const url = definition.url ?? `/api/${definition.basename}/check/`;
+  const url = endpointUrl(definition.endpoint.path, definition.pathParams);
   return useFetchState({
     queryKey: [definition.basename, 'list', url, state.page, state.pageSize, state.ordering, state.filters],
     fetcher: async (signal) => ({

@@ -27,6 +27,7 @@ export const disableOtp = (password: string) =>
 /** The signed-in user's sessions over the list engine (`POST /api/sessions/check/`). */
 export const sessionList = {
   basename: 'sessions',
+  endpoint: endpoints.sessions.list,
   filters: { search: 'string' },
   orderable: ['last_seen_at', 'created_at'],
   defaultOrdering: '-last_seen_at',

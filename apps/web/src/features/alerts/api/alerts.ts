@@ -21,6 +21,7 @@ export type Incident = Camelize<IncidentWire>;
 /** The queue over the list engine: every filter, the ordering and the time window live in the URL. */
 export const alertList = {
   basename: 'alerts',
+  endpoint: endpoints.alerts.list,
   filters: {
     search: 'string',
     status: 'strings',

@@ -25,6 +25,7 @@ export const companyKeys = {
 
 export const companyList = {
   basename: 'companies',
+  endpoint: endpoints.companies.list,
   filters: { search: 'string', kind: 'strings', isActive: 'boolean' },
   orderable: ['name', 'kind', 'created_at', 'id'],
   defaultOrdering: 'name',
@@ -34,7 +35,7 @@ export const companyList = {
 
 export const unitList = {
   basename: 'companies',
-  url: '/api/units/check/',
+  endpoint: endpoints.units.list,
   filters: { search: 'string', companyId: 'numbers' },
   orderable: ['name', 'created_at', 'id'],
   defaultOrdering: 'name',

@@ -27,6 +27,7 @@ export type TaskUpdate = Camelize<z.input<typeof taskUpdateSchema>>;
 /** The incident list over the list engine: filters, ordering and the time window live in the URL. */
 export const incidentList = {
   basename: 'incidents',
+  endpoint: endpoints.incidents.list,
   filters: {
     search: 'string',
     status: 'strings',

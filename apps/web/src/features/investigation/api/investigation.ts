@@ -42,6 +42,7 @@ const paging = { pageSizes, defaultPageSize: 100 } as const;
 /** Network events (`POST /api/network/check/`); URL keys are the API's filter names. */
 export const networkList = {
   basename: 'network',
+  endpoint: endpoints.events.network.list,
   filters: {
     tsFrom: 'string',
     tsTo: 'string',
@@ -68,6 +69,7 @@ export const networkList = {
 /** Endpoint events (`POST /api/eclipse_events/check/`). */
 export const endpointList = {
   basename: 'eclipse_events',
+  endpoint: endpoints.events.endpoint.list,
   filters: {
     tsFrom: 'string',
     tsTo: 'string',
@@ -91,6 +93,7 @@ export const endpointList = {
 /** Mail messages (`POST /api/mailing/check/`). */
 export const mailList = {
   basename: 'mailing',
+  endpoint: endpoints.events.mail.list,
   filters: {
     tsFrom: 'string',
     tsTo: 'string',
@@ -116,6 +119,7 @@ export const mailList = {
  */
 export const fileList = {
   basename: 'warehouse/hashes',
+  endpoint: endpoints.events.hashes.list,
   filters: {
     sha256: 'string',
     search: 'string',

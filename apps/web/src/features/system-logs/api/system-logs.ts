@@ -1,4 +1,4 @@
-import type { SystemLog as SystemLogWire } from '@vigil/contract';
+import { endpoints, type SystemLog as SystemLogWire } from '@vigil/contract';
 import type { Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 
@@ -7,6 +7,7 @@ export type SystemLog = Camelize<SystemLogWire>;
 /** The system log over the list engine: filters and ordering as `POST /api/system_logs/check/` takes them. */
 export const systemLogList = {
   basename: 'system_logs',
+  endpoint: endpoints.audit.systemLogs.list,
   filters: {
     search: 'string',
     action: 'strings',

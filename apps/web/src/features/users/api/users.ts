@@ -27,6 +27,7 @@ export const userKeys = {
 /** Users over the list engine (`POST /api/users/check/`); every filter and the ordering are kept in the URL. */
 export const userList = {
   basename: 'users',
+  endpoint: endpoints.users.list,
   filters: {
     search: 'string',
     companyId: 'numbers',
@@ -46,7 +47,8 @@ export const userList = {
 export function timelineList(userId: number, kind: 'timeline' | 'user_logs_timeline') {
   return {
     basename: 'users',
-    url: `/api/users/${userId}/${kind}/check/`,
+    endpoint: kind === 'timeline' ? endpoints.users.timeline : endpoints.users.actionsTimeline,
+    pathParams: { user: userId },
     filters: { search: 'string' },
     orderable: ['date_time'],
     defaultOrdering: '-date_time',
@@ -57,7 +59,7 @@ export function timelineList(userId: number, kind: 'timeline' | 'user_logs_timel
 
 export const rolesList = {
   basename: 'users',
-  url: '/api/roles/check/',
+  endpoint: endpoints.roles.list,
   filters: { search: 'string', companyId: 'numbers' },
   orderable: ['name', 'created_at'],
   defaultOrdering: 'name',
