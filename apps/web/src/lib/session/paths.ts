@@ -1,9 +1,9 @@
-/** Paths of the reduced application (spec §2). */
+/** Paths of the reduced application. */
 export const LOGIN_PATH = '/login';
 export const OTP_PATH = '/otp';
 export const PASSWORD_EXPIRED_PATH = '/password_expired';
 export const ACTIVATION_PATH_PREFIX = '/activate/';
-/** The link in the activation mail (spec §2: /api/activate/); the server answers a browser with the console. */
+/** The link in the activation mail (/api/activate/); the server answers a browser with the console. */
 export const MAILED_ACTIVATION_PATH_PREFIX = '/api/activate/';
 /** Report and print pages opened by a headless browser: no sidebar, no header. */
 export const HEADLESS_PREFIX = '/headless-chrome';
