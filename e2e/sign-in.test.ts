@@ -64,7 +64,7 @@ describe('signing in to a freshly installed console', () => {
     expect(await password().inputValue()).toBe('');
     // The loading state is over: the button can be pressed again.
     expect(await page.getByTestId('sign-in-submit').isEnabled()).toBe(true);
-    // Spec §8: sign-in errors are logged to the console.
+    // Sign-in errors are logged to the console.
     expect(consoleErrors.some((text) => text.includes('Sign-in failed'))).toBe(true);
   });
 

@@ -63,7 +63,7 @@ export const otpDisableSchema = z.object({ password: passwordText('Enter your pa
 export const twoFactorStatusSchema = z.object({ two_factor_enabled: z.boolean() });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
 
-/** `POST /api/users/password/change/` (spec §3 "Password change payload"). */
+/** `POST /api/users/password/change/`: the old password and the new one twice. */
 export const passwordChangeSchema = z
   .object({
     old_password: passwordText('Enter your current password.'),

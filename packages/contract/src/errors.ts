@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Notification a server answer may carry (spec §3 "Notification message"). */
+/** Notification a server answer may carry: title, message, type and whether the message is HTML. */
 export const messageSchema = z.object({
   title: z.string(),
   message: z.string(),

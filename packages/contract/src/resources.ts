@@ -8,7 +8,7 @@
 export const baseActions = ['view', 'add', 'change', 'delete'] as const;
 export type BaseAction = (typeof baseActions)[number];
 
-/** Sections of the console's navigation (spec §2). */
+/** Sections of the console's navigation. */
 export const sections = [
   'dashboard',
   'graph',
@@ -57,7 +57,7 @@ function kind(
   };
 }
 
-/** Every resource kind of spec §3, in the order the specification lists them. */
+/** Every resource kind, in a fixed order. */
 export const resourceKinds = [
   kind('widgets', 'dashboard'),
   kind('alerts', 'alerts', { timeline: 'alert_timeline', extraActions: ['export', 'bulk'] }),

@@ -47,7 +47,7 @@ export const companyRefSchema = z.object({
   kind: z.enum(['provider', 'customer']),
 });
 
-/** `GET /api/users/me/`: everything the console needs about the signed-in user (spec §3). */
+/** `GET /api/users/me/`: everything the console needs about the signed-in user. */
 export const currentUserSchema = z.object({
   id: z.number().int(),
   username: z.string(),

@@ -14,7 +14,7 @@ import { useVisibleMenu } from './layout/sidebar';
 import { allRoutes } from './route-map';
 import { RoutePage } from './route-page';
 
-// Permissions are rebuilt each time user data is set (spec §4), from the moment this application loads.
+// Permissions are rebuilt each time user data is set, from the moment this application loads.
 connectAbility(subscribeCurrentUser, () => getCurrentUser()?.permissions);
 
 /** `/`: the first page of the menu the user may open. */
@@ -31,7 +31,7 @@ function StartPage() {
  */
 const queryClient = createQueryClient();
 
-/** The main application (spec §2): every page of the route map, for a fully signed-in user. */
+/** The main application: every page of the route map, for a fully signed-in user. */
 export default function MainApp() {
   const mainRoutes = allRoutes.filter((route) => route.layout !== 'headless');
   const headlessRoutes = allRoutes.filter((route) => route.layout === 'headless');

@@ -47,7 +47,7 @@ function Screens() {
 }
 
 /**
- * The reduced application (spec §2): sign-in, one-time password, password expired and
+ * The reduced application: sign-in, one-time password, password expired and
  * activation. It is a separate chunk and never loads the main application's code.
  */
 export default function ReducedApp() {

@@ -15,7 +15,10 @@ export function redirectsToSignIn(pathname: string): boolean {
   return !isAuthPath(pathname) && !isMainAppExcludedLocation(pathname);
 }
 
-/** Start-up step 3 (spec §2): connects the HTTP client to the language, notifications, progress bar and sign-in. */
+/**
+ * Start-up step 3, after fetching the current user and applying the label: connects the HTTP client
+ * to the language, notifications, progress bar and sign-in.
+ */
 export function setUpRequestHandling(): void {
   configureHttp({
     locale: currentLanguage,

@@ -8,7 +8,7 @@ import { ProgressBar } from '../lib/progress';
 import { isActivationPath, isMainAppAllowed, useCurrentUser } from '../lib/session';
 import { VigilThemeProvider } from '../lib/theme';
 
-/** The two applications are separate chunks: loading one never downloads the other (spec §2). */
+/** The two applications are separate chunks: loading one never downloads the other. */
 const MainApp = lazy(() => import('./main-app'));
 const ReducedApp = lazy(() => import('./reduced-app'));
 
@@ -20,7 +20,7 @@ function Splash() {
   );
 }
 
-/** Chooses the application for the user's state (spec §2) and hosts what both share. */
+/** Chooses the application for the user's state and hosts what both share. */
 export function Root() {
   const { t } = useTranslation();
   const user = useCurrentUser();

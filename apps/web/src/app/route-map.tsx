@@ -71,7 +71,7 @@ const MailMessagePage = lazy(() => import('../features/investigation/components/
 const FilesPage = lazy(() => import('../features/investigation/components/files-page'));
 
 /**
- * The route map: every section and page of spec §2, in menu order. It drives the router, the
+ * The route map: every section and page of the console, in menu order. It drives the router, the
  * sidebar and the permission checks.
  */
 export const routeMap: readonly NavSection[] = [

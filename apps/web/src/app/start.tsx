@@ -20,7 +20,7 @@ import { Root } from './root';
 import { StartupFailure } from './startup-failure';
 
 /**
- * Start-up, in the order of spec §2: fetch the current user, apply the label, set up request
+ * Start-up, in this order: fetch the current user, apply the label, set up request
  * handling, apply the theme, then load the main or the reduced application.
  */
 export async function startConsole(container: HTMLElement, reactRoot: ReactRoot = createRoot(container)) {

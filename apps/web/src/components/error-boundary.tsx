@@ -18,7 +18,7 @@ interface Props {
 
 /**
  * Catches what a page throws while rendering: a chunk that failed to download gets a reload
- * button (spec §8: handled), anything else a short apology instead of a blank window. Plain
+ * button (the failure is handled, not rethrown), anything else a short apology instead of a blank window. Plain
  * elements, so it works in both applications, with or without Mantine.
  */
 export class ErrorBoundary extends Component<Props, { error: unknown }> {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isSystemUpdating, onHttpEvent } from '../lib/http';
 
-/** Shown while the server answers 423 (system update, spec §8); gone with the next normal answer. */
+/** Shown while the server answers 423 (system update); gone with the next normal answer. */
 export function MaintenanceBanner() {
   const { t } = useTranslation();
   const [updating, setUpdating] = useState(isSystemUpdating);

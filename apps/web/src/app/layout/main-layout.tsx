@@ -13,7 +13,7 @@ export function MainLayout() {
   const [navOpened, { toggle, close }] = useDisclosure(false);
   const location = useLocation();
   useEffect(() => {
-    // Where the user is, to come back to after signing in again (spec §2).
+    // Where the user is, to come back to after signing in again.
     savePath(`${location.pathname}${location.search}${location.hash}`);
     close();
   }, [location, close]);
@@ -50,7 +50,7 @@ export function MainLayout() {
   );
 }
 
-/** Report and print pages opened by a headless browser: the page alone (spec §2). */
+/** Report and print pages opened by a headless browser: the page alone, without menu or header. */
 export function HeadlessLayout() {
   return (
     <main className="vigil-headless">

@@ -4,7 +4,7 @@ import { NavLink as RouterLink, useLocation } from 'react-router';
 import { useAbility } from '../../lib/permissions';
 import { isListedRoute, isMenuRoute, routeMap, type NavSection, type PageRoute } from '../route-map';
 
-/** Sections and their pages that the user may open and that exist (spec §2, §6). */
+/** Sections and their pages that the user may open and that exist: menu pages whose permission the user holds. */
 export function useVisibleMenu(): { section: NavSection; routes: PageRoute[] }[] {
   const ability = useAbility();
   return routeMap

@@ -2,7 +2,7 @@ import type { ElementType, ReactNode } from 'react';
 import { surfaceLevels, type SurfaceLevel } from '../../lib/theme';
 
 export interface SurfaceProps {
-  /** 0 to 6, or `blur` (spec §5). Anything else is refused with a warning and drawn at level 0. */
+  /** 0 to 6, or `blur`. Anything else is refused with a warning and drawn at level 0. */
   level?: SurfaceLevel;
   component?: ElementType;
   className?: string;

@@ -2,7 +2,7 @@ import type { ElementType, ReactNode } from 'react';
 import type { Emphasis, TextAlign, TypographyName } from '../../lib/theme';
 
 export interface TypographyProps {
-  /** A typography token of spec §9. */
+  /** A typography token: body1–body4, caption1–caption2, h1–h5, code1–code2. */
   variant?: TypographyName;
   emphasis?: Emphasis;
   align?: TextAlign;

@@ -10,7 +10,7 @@ import {
   setTimeZone,
 } from './index';
 
-describe('dates (spec §5, §9)', () => {
+describe('dates', () => {
   afterEach(() => {
     setTimeZone(null);
     setDateLanguage('en');
@@ -22,7 +22,7 @@ describe('dates (spec §5, §9)', () => {
     expect(formatDate('not a date')).toBe('n/a');
   });
 
-  it('formats in the user’s time zone with the formats of spec §9', () => {
+  it('formats in the user’s time zone with the console’s date formats', () => {
     setTimeZone('Europe/Moscow');
     const instant = '2026-03-05T21:04:09Z';
     expect(formatDate(instant)).toBe('2026-03-06 00:04');

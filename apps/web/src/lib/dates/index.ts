@@ -9,7 +9,7 @@ export * from './zone';
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
-/** Date formats of spec §9, in dayjs notation (hours are 24-hour, as analysts read logs). */
+/** The console's date formats, in dayjs notation (hours are 24-hour, as analysts read logs). */
 export const dateFormats = {
   date: 'DD.MM.YYYY',
   time: 'HH:mm',
@@ -73,7 +73,7 @@ function instantOf(value: string | number | Date): Date | null {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value) ? new Date(value) : null;
 }
 
-/** A date or timestamp in the user's zone, in one of the formats of spec §9; `n/a` when empty or invalid. */
+/** A date or timestamp in the user's zone, in one of the formats above; `n/a` when empty or invalid. */
 export function formatDate(
   value: string | number | Date | null | undefined,
   format: DateFormatName = DEFAULT_DATE_FORMAT,
@@ -103,7 +103,7 @@ export function isoToZonedInput(value: string | null | undefined): string {
   return parsed.isValid() ? parsed.tz(getTimeZone()).format('YYYY-MM-DDTHH:mm') : '';
 }
 
-/** The first day of the week as dayjs knows it for a language (checks the locale data agrees with spec §9). */
+/** The first day of the week as dayjs knows it for a language (checks Russian weeks start on Monday). */
 export function localeWeekStart(language: string): number {
   return dayjs()
     .locale(language === 'ru' ? 'ru' : 'en')

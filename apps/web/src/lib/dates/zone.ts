@@ -22,7 +22,7 @@ export function isValidTimeZone(name: string): boolean {
 
 /**
  * Sets the zone dates are shown in: the user's `timeZone`, or the browser's when it is null.
- * An unknown zone name is refused (spec §5).
+ * An unknown zone name is refused.
  */
 export function setTimeZone(name: string | null | undefined): void {
   if (name === null || name === undefined) {
@@ -46,7 +46,7 @@ export function getDateLanguage(): string {
   return language;
 }
 
-/** 0 = Sunday, 1 = Monday: Russian weeks start on Monday (spec §9). */
+/** 0 = Sunday, 1 = Monday: Russian weeks start on Monday. */
 export function firstDayOfWeek(lang: string = language): 0 | 1 {
   return lang === 'ru' ? 1 : 0;
 }

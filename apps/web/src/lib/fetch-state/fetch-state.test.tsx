@@ -28,7 +28,7 @@ function controlledFetcher() {
   return { calls, fetcher };
 }
 
-describe('fetch state (spec §4)', () => {
+describe('fetch state', () => {
   it('stores data on success and the error on failure; a new fetch clears the error and the data', async () => {
     const { calls, fetcher } = controlledFetcher();
     const { result } = renderHook(() => useFetchState({ queryKey: ['a'], fetcher }), { wrapper: wrapper() });

@@ -18,11 +18,11 @@ export interface FetchStateOptions<T> {
   /** Loads the data; pass the signal on to the HTTP client so the call can be cancelled. */
   fetcher: (signal: AbortSignal) => Promise<T>;
   enabled?: boolean;
-  /** Spec §4: data is cleared when a fetch starts, unless this is turned off (lists keep the last page). */
+  /** Data is cleared when a fetch starts, unless this is turned off (lists keep the last page). */
   clearDataOnFetch?: boolean;
 }
 
-/** Spec §4: data, error, fetching flag; `fetch` starts again, `cancel` stops the running call. */
+/** Data, error, fetching flag; `fetch` starts again, `cancel` stops the running call. */
 export interface FetchState<T> {
   data: T | undefined;
   error: Error | null;
@@ -32,7 +32,7 @@ export interface FetchState<T> {
 }
 
 /**
- * A data source with the semantics of spec §4, on TanStack Query: starting a fetch clears the
+ * A data source on TanStack Query: starting a fetch clears the
  * error and cancels one already running; the data is cleared at start unless `clearDataOnFetch`
  * is false; a cancellation is only logged; any other failure is kept as the error.
  */

@@ -1,5 +1,5 @@
 /**
- * camelCase ⇄ snake_case at the edge of the HTTP client (spec §7): the API speaks snake_case, the
+ * camelCase ⇄ snake_case at the edge of the HTTP client: the API speaks snake_case, the
  * console camelCase. The types follow the values: `Camelize<Wire>` is what a call answers when the
  * server sends `Wire` (a type inferred from a zod schema of `@vigil/contract`).
  */

@@ -18,7 +18,7 @@ function answer(status: number, body?: unknown): Response {
   });
 }
 
-describe('the HTTP client (spec §7, §8)', () => {
+describe('the HTTP client: calls and error handling', () => {
   const fetchMock = vi.fn<typeof fetch>();
   let notified: ClientNotification[];
   let unauthorized: number;

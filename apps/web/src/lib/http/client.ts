@@ -13,10 +13,10 @@ export interface RequestOptions {
   data?: unknown;
   /** Cancels the call; a cancelled call rejects with `ERR_CANCELED` and is never shown. */
   signal?: AbortSignal;
-  /** No default timeout (spec §7); a call given one is aborted after it with `ECONNABORTED`. */
+  /** No default timeout; a call given one is aborted after it with `ECONNABORTED`. */
   timeout?: number;
   /**
-   * Whether failures raise notifications (spec §8). Off for calls whose screen shows the problem
+   * Whether failures raise notifications. Off for calls whose screen shows the problem
    * itself, such as sign-in. Messages of a successful answer are shown either way.
    */
   notifyErrors?: boolean;
@@ -30,11 +30,11 @@ export interface ClientNotification {
   title: string;
   message: string;
   useHtml?: boolean;
-  /** Set for messages the server sent, shown offset and with a close button (spec §9). */
+  /** Set for messages the server sent, shown offset and with a close button. */
   fromServer: boolean;
 }
 
-/** What the client needs from the rest of the console; set once at start-up (spec §2 "set up request handling"). */
+/** What the client needs from the rest of the console; set once at start-up, when request handling is set up. */
 export interface HttpHandlers {
   /** The interface language, sent as Accept-Language on changing calls. */
   locale: () => string;
@@ -124,7 +124,10 @@ function showServerMessages(messages: readonly ServerMessage[]): void {
   }
 }
 
-/** Spec §8, the error catalogue, applied to an answer outside 200–299. */
+/**
+ * The error catalogue, for an answer outside 200–299: 401 goes to sign-in, 423 announces a system
+ * update, 5xx is never notified; otherwise the server's messages or a generic error notification.
+ */
 function failure(status: number, body: unknown, options: RequestOptions): ApiError {
   const messages = messagesOf(body);
   const validation = isObject(body) && isObject(body.errors) ? (body as ValidationErrorBody) : null;
@@ -171,10 +174,10 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /**
- * One call to the Vigil API (spec §7): the XMLHttpRequest marker on every call; X-CSRFToken (from
+ * One call to the Vigil API: the XMLHttpRequest marker on every call; X-CSRFToken (from
  * the `csrf_token` cookie), X-XSRF-TOKEN (when that cookie exists) and Accept-Language on changing
  * calls; JSON both ways, converted camelCase⇄snake_case; statuses 200–299 succeed and the
- * `messages` of an answer become notifications. Failures follow the catalogue of spec §8.
+ * `messages` of an answer become notifications. Failures follow the error catalogue in `failure`.
  *
  * `Wire` is the answer's type as the contract defines it (snake_case); the promise resolves with
  * its camelCase form.

@@ -2,7 +2,7 @@ import type { Message } from '@vigil/contract';
 import type { Camelize } from './case';
 
 /**
- * How a call failed, in the terms of spec §8 (the codes follow the usual HTTP-client names):
+ * How a call failed (the codes follow the usual HTTP-client names):
  * the server could not be reached, the call timed out or was cancelled, the server refused it
  * (4xx) or failed (5xx), or the call could not even be made.
  */
@@ -54,7 +54,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Whether a failure is a cancelled call, which is never shown to anybody (spec §8). */
+/** Whether a failure is a cancelled call, which is never shown to anybody. */
 export function isCancelled(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'ERR_CANCELED';
 }

@@ -1,6 +1,6 @@
 /**
  * Events the HTTP client emits for the rest of the console, without knowing who listens:
- * `system-update` when the server answers 423 (spec §8), `system-available` on the next answer
+ * `system-update` when the server answers 423 (no notification), `system-available` on the next answer
  * that is not 423 (success or error alike), so the system-update page can come and go.
  */
 export type HttpEventName = 'system-update' | 'system-available';

@@ -3,8 +3,8 @@ import { toSnakeCase } from './case';
 type ParamValue = string | number | boolean | null | undefined;
 
 /**
- * Serialises query parameters: keys to snake_case, arrays as the same key repeated (`a=1&a=2`,
- * spec §7), null and undefined left out.
+ * Serialises query parameters: keys to snake_case, arrays as the same key repeated (`a=1&a=2`),
+ * null and undefined left out.
  */
 export function toQueryString(params: Record<string, ParamValue | readonly ParamValue[]> | undefined): string {
   if (!params) return '';

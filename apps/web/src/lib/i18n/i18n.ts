@@ -7,7 +7,7 @@ import type { en } from './locales/en';
 export type Language = CurrentUser['locale'];
 export const languages = ['en', 'ru'] as const satisfies readonly Language[];
 export const DEFAULT_LANGUAGE: Language = 'en';
-/** localStorage key of the chosen language, kept as a JSON string such as `"ru"` (spec §1). */
+/** localStorage key of the chosen language, kept as a JSON string such as `"ru"`. */
 export const LANGUAGE_STORAGE_KEY = 'user-language';
 
 /** Each language is its own chunk: only the one shown is downloaded. */

@@ -19,7 +19,7 @@ export interface NotificationViewportProps {
 }
 
 /**
- * One notification's timer (spec §4): it closes after its duration; hover pauses and leaving
+ * One notification's timer: it closes after its duration; hover pauses and leaving
  * resumes; while hovered or focused, Escape closes it, Delete or Backspace stop the timer and any
  * other key restarts it.
  */

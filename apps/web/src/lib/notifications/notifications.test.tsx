@@ -13,7 +13,7 @@ import {
   SERVER_MESSAGE_OFFSET_PX,
 } from './store';
 
-describe('notifications (spec §4, §9)', () => {
+describe('notifications', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     render(<NotificationViewport closeLabel="Close" />);

@@ -1,5 +1,5 @@
 /**
- * The notification system of spec §4 and §9: a small store any code can push to (the HTTP client
+ * The notification system: a small store any code can push to (the HTTP client
  * included), rendered by `<NotificationViewport />`.
  */
 
@@ -9,7 +9,7 @@ export type NotificationType = (typeof notificationTypes)[number];
 export const notificationPositions = ['top-right', 'top-left', 'bottom-right', 'bottom-left'] as const;
 export type NotificationPosition = (typeof notificationPositions)[number];
 
-/** Spec §9. */
+/** How long a notification stays, its width, the gap between two and the layer they are drawn on. */
 export const NOTIFICATION_DURATION_MS = 4500;
 export const NOTIFICATION_WIDTH_PX = 312;
 export const NOTIFICATION_GAP_PX = 16;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ability, rulesFromPermissions, updateAbility } from './ability';
 
-describe('permissions (spec §6)', () => {
+describe('permissions', () => {
   it('turns each entry into a rule: basename as subject, actions as allowed actions', () => {
     updateAbility([
       { basename: 'users', actions: ['view', 'impersonate'] },

@@ -12,8 +12,8 @@ export const ability: AppAbility = createMongoAbility<[string, Subject]>([]);
 type PermissionEntry = Partial<Camelize<Permission>> | null | undefined;
 
 /**
- * Spec §6: each entry `{basename, actions}` becomes a rule with the basename as subject and the
- * actions as allowed actions; entries lacking a basename or actions are ignored (spec §5).
+ * Each entry `{basename, actions}` becomes a rule with the basename as subject and the
+ * actions as allowed actions; entries lacking a basename or actions are ignored.
  */
 export function rulesFromPermissions(permissions: readonly PermissionEntry[] | null | undefined) {
   const rules: RawRuleOf<AppAbility>[] = [];

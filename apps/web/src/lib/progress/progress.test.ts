@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isProgressActive, PROGRESS_END_DELAY_MS, progressRequestEnded, progressRequestStarted } from './store';
 
-describe('the progress bar (spec §4)', () => {
+describe('the progress bar', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {
     vi.runAllTimers();

@@ -1,7 +1,7 @@
 import { MAILED_ACTIVATION_PATH_PREFIX } from '../session/paths';
 
 /**
- * The progress bar's state (spec §4): it starts with the first call in flight and ends 200 ms
+ * The progress bar's state: it starts with the first call in flight and ends 200 ms
  * after the last one finishes; calls to the activation path never show it.
  */
 export const PROGRESS_END_DELAY_MS = 200;

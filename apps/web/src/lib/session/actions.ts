@@ -27,7 +27,7 @@ export async function changeLocale(language: Language): Promise<void> {
   }
 }
 
-/** Ends the session on the server, then leaves for the address it returns (spec §4). */
+/** Ends the session on the server, then leaves for the address it returns. */
 export async function signOut(): Promise<void> {
   const { logoutUrl } = await call(endpoints.auth.signOut, {});
   window.location.assign(logoutUrl || '/login');

@@ -1,10 +1,11 @@
 import { endpoints } from '@vigil/contract';
-/** Paths of the reduced application (spec §2). */
+
+/** Paths of the reduced application. */
 export const LOGIN_PATH = '/login';
 export const OTP_PATH = '/otp';
 export const PASSWORD_EXPIRED_PATH = '/password_expired';
 export const ACTIVATION_PATH_PREFIX = '/activate/';
-/** The link in the activation mail (spec §2: /api/activate/); the server answers a browser with the console. */
+/** The link in the activation mail (/api/activate/); the server answers a browser with the console. */
 export const MAILED_ACTIVATION_PATH_PREFIX = endpoints.auth.activationInfo.path.slice(
   0,
   endpoints.auth.activationInfo.path.indexOf(':'),

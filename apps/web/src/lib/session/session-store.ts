@@ -12,12 +12,12 @@ const DEFAULT_PROVIDER_NAME = 'Vigil';
 let user: CurrentUser | null = null;
 const listeners = new Set<() => void>();
 
-/** "<company label> Managed XDR", or "Vigil Managed XDR" without a label (spec §1). */
+/** "<company label> Managed XDR", or "Vigil Managed XDR" without a label. */
 export function labelOf(current: Pick<CurrentUser, 'label'> | null): string {
   return `${current?.label.companyName?.trim() || DEFAULT_PROVIDER_NAME} Managed XDR`;
 }
 
-/** Shows the label as the document title (spec §2, start-up step 2). */
+/** Shows the label as the document title (start-up step 2). */
 export function applyLabel(current: Pick<CurrentUser, 'label'> | null): void {
   document.title = labelOf(current);
 }
@@ -34,7 +34,7 @@ function applyTimeZone(current: CurrentUser | null): void {
 
 /**
  * Sets the signed-in user's data (null when signed out) and what depends on it: the label and the
- * time zone here; the permissions are rebuilt by their subscriber each time (spec §4, §6, see
+ * time zone here; the permissions are rebuilt by their subscriber each time (see
  * lib/permissions `connectAbility`, installed by the main application).
  */
 export function setCurrentUser(next: CurrentUser | null): void {
@@ -83,7 +83,7 @@ export async function refreshCurrentUser(): Promise<CurrentUser | null> {
 }
 
 /**
- * Spec §2: the main application opens for a user who passed two-factor and whose password has not
+ * The main application opens for a user who passed two-factor and whose password has not
  * expired, or on an excluded location; everyone else gets the reduced application.
  */
 export function isMainAppAllowed(current: CurrentUser | null, pathname: string): boolean {

@@ -6,7 +6,7 @@ import { isMainAppAllowed, labelOf, type CurrentUser } from './session-store';
 const user = (changes: Partial<CurrentUser> = {}) =>
   ({ twoFactorPassed: true, passwordExpired: false, label: { companyName: null }, ...changes }) as CurrentUser;
 
-describe('start-up choice (spec §2)', () => {
+describe('start-up choice', () => {
   it('opens the main application only after two-factor and with a valid password, or on an excluded location', () => {
     expect(isMainAppAllowed(user(), '/alerts')).toBe(true);
     expect(isMainAppAllowed(user({ twoFactorPassed: false }), '/alerts')).toBe(false);

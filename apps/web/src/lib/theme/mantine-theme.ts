@@ -43,7 +43,7 @@ const brandTeal: MantineColorsTuple = [
 
 const px = (value: number) => `${value}px`;
 
-/** The Mantine theme over the tokens of spec §9. */
+/** The Mantine theme over the design tokens. */
 export const mantineTheme = createTheme({
   primaryColor: 'vigil',
   primaryShade: { light: 6, dark: 5 },
@@ -88,7 +88,7 @@ function mantineOverrides(name: 'dark' | 'light'): Record<string, string> {
   };
 }
 
-/** Spec §9 tokens as CSS variables, one set per colour scheme. */
+/** The design tokens as CSS variables, one set per colour scheme. */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: { ...cssVariables('light'), ...mantineOverrides('light') },

@@ -21,7 +21,7 @@ export function VigilThemeProvider({ children }: { children: ReactNode }) {
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;
 }
 
-/** The current theme and its palette. Used outside `VigilThemeProvider` it throws (spec §8). */
+/** The current theme and its palette. Used outside `VigilThemeProvider` it throws. */
 export function useVigilTheme(): VigilThemeContext {
   const context = useContext(ThemeContext);
   if (!context) throw new Error('Theme plugin is not installed');

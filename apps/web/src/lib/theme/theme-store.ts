@@ -1,6 +1,6 @@
 import { cssVariables, type ThemeName } from './tokens';
 
-/** The themes of spec §1; anything else is refused. */
+/** The themes the console has, light and dark; anything else is refused. */
 export const themeNames = ['dark', 'light'] as const satisfies readonly ThemeName[];
 export const DEFAULT_THEME: ThemeName = 'dark';
 
@@ -13,7 +13,7 @@ export function isThemeName(value: unknown): value is ThemeName {
 
 /**
  * Applies a theme at run time. An unknown value is refused with a console warning and the current
- * theme stays (spec §1). Returns whether the theme was applied.
+ * theme stays. Returns whether the theme was applied.
  */
 export function applyTheme(value: unknown): boolean {
   if (!isThemeName(value)) {

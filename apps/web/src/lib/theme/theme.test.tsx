@@ -5,7 +5,7 @@ import { useVigilTheme, VigilThemeProvider } from './theme-provider';
 import { applyTheme, getTheme } from './theme-store';
 import { cssVariables, palettes, statusColorNames } from './tokens';
 
-describe('themes (spec §1, §9)', () => {
+describe('themes and design tokens', () => {
   it('refuses an unknown theme with a console warning and keeps the current one', () => {
     expect(applyTheme('light')).toBe(true);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -26,7 +26,7 @@ describe('themes (spec §1, §9)', () => {
     expect(result.current.theme).toBe('dark');
   });
 
-  it('has every token of spec §9 in both themes, the brand the same in both', () => {
+  it('has every design token in both themes, the brand the same in both', () => {
     for (const name of ['dark', 'light'] as const) {
       const palette = palettes[name];
       expect(palette.surface).toHaveLength(7);

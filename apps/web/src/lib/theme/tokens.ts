@@ -1,7 +1,7 @@
 import type { CurrentUser } from '@vigil/contract';
 
 /**
- * Design tokens of spec §9 for both themes. Every colour the console paints with comes from here,
+ * Design tokens for both themes. Every colour the console paints with comes from here,
  * as a CSS variable (`--vigil-…`, see `cssVariables`) or through the Mantine theme.
  */
 
@@ -25,7 +25,7 @@ export const syntaxColorNames = [
 ] as const;
 export type SyntaxColor = (typeof syntaxColorNames)[number];
 
-/** Surface levels 0 (lowest) to 6, or `blur` (translucent, over moving content). Spec §5, §9. */
+/** Surface levels 0 (lowest) to 6, or `blur` (translucent, over moving content). */
 export const surfaceLevels = [0, 1, 2, 3, 4, 5, 6, 'blur'] as const;
 export type SurfaceLevel = (typeof surfaceLevels)[number];
 
@@ -173,7 +173,7 @@ export const palettes: Record<ThemeName, Palette> = {
   },
 };
 
-/** Typography tokens of spec §9: weight, size/line height. */
+/** Typography tokens: weight, size/line height. */
 export const typographyNames = [
   'h1',
   'h2',

@@ -434,7 +434,7 @@ describe('ECS-like endpoint events', () => {
   });
 });
 
-// Real Windows events from the public Sigma regression set, when shared/ is beside the repo.
+// Real Windows events from the public Sigma regression set, when its data folder is present beside the repository.
 const REGRESSION = path.resolve(import.meta.dirname, '../../../../../../../shared/data/sigma/regression');
 
 /** The regression files hold one or more pretty-printed JSON objects one after another. */
@@ -456,7 +456,7 @@ function splitObjects(text: string): string[] {
   return out;
 }
 
-describe.skipIf(!existsSync(REGRESSION))('Sigma regression samples (shared/data)', () => {
+describe.skipIf(!existsSync(REGRESSION))('Sigma regression samples', () => {
   const files = existsSync(REGRESSION)
     ? readdirSync(REGRESSION, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'))
     : [];

@@ -14,7 +14,7 @@ export interface ActivationInfo {
   username: string;
 }
 
-/** `POST /api/auth/`. Errors are shown on the form, not as notifications (spec §8). */
+/** `POST /api/auth/`. Errors are shown on the form, not as notifications. */
 export function signIn(credentials: Camelize<Credentials>) {
   return call(endpoints.auth.signIn, { body: credentials, notifyErrors: false });
 }
@@ -24,7 +24,7 @@ export function submitOtp(code: string) {
   return call(endpoints.auth.otp, { body: { code }, notifyErrors: false });
 }
 
-/** `POST /api/users/password/change/` (spec §3: old_password, new_password, new_password_retry). */
+/** `POST /api/users/password/change/` (body: old_password, new_password, new_password_retry). */
 export function changePassword(change: Camelize<PasswordChange>) {
   return call(endpoints.auth.changePassword, { body: change, notifyErrors: false });
 }

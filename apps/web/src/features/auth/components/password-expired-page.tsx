@@ -39,7 +39,7 @@ export function PasswordExpiredPage() {
     }
     setLoading(true);
     try {
-      // Spec §3: password, passwordNew and passwordNewRepeat go as old_password, new_password, new_password_retry.
+      // password, passwordNew and passwordNewRepeat go as old_password, new_password, new_password_retry.
       await changePassword({ oldPassword: password, newPassword: passwordNew, newPasswordRetry: passwordNewRepeat });
       await continueSignIn();
     } catch (error) {

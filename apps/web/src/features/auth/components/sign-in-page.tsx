@@ -55,7 +55,7 @@ export function SignInPage() {
       await signIn({ username: username.trim(), password });
       await continueSignIn();
     } catch (error) {
-      // Spec §8: sign-in errors are logged; the form shows them and keeps the username.
+      // Sign-in errors are logged to the console, never notified; the form shows them and keeps the username.
       console.error('Sign-in failed:', error);
       if (error instanceof ApiError && error.status !== 0) {
         const { nonFieldErrors, ...fields } = error.fieldErrors;

@@ -29,7 +29,7 @@ import {
 
 export type UserAction = 'archive' | 'restore' | 'resetTwoFactor' | 'resetSso' | 'unlock' | 'impersonate';
 
-/** Which administrative actions the signed-in user may take on a user (spec §6), as the server would allow. */
+/** Which administrative actions the signed-in user may take on a user, as the server would allow. */
 export type UserActionRights = ReturnType<ReturnType<typeof useUserActionRights>>;
 
 export function useUserActionRights() {
