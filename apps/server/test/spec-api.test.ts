@@ -7,8 +7,8 @@ import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtp-server'
 import { ADMIN, buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';
 
 /**
- * Walks every row of the specification's table of calls (spec §7) with its documented payload
- * and checks the answer the console relies on. One story, in the table's order where it can be.
+ * Walks every call the console makes, each with the payload the console sends,
+ * and checks the answer the console relies on. One story, in the order a console session makes them.
  */
 
 let t: TestApp;
@@ -31,7 +31,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-describe('spec §7: the calls the console makes', () => {
+describe('the calls the console makes', () => {
   it('GET /api/auth/ answers the auth state and sets the csrf_token cookie', async () => {
     const client = t.client();
     const answer = await client.get<{ authenticated: boolean; user: unknown }>('/api/auth/');
