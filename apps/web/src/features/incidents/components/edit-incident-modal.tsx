@@ -1,4 +1,4 @@
-import { Group, Modal, SegmentedControl, Stack, Textarea } from '@mantine/core';
+import { Group, Modal, Stack, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { FormActions, FormError, FormFrame, fieldError } from '../../../componen
 import { MarkdownView } from '../../../components/ui/markdown-view';
 import { updateIncident, type IncidentDetail } from '../api/incidents';
 import { useIncidentRefresh } from '../api/hooks';
+import { MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
 import { IncidentTitleInput } from './create-incident-modal';
 
 /** Changes an incident's title and its Markdown description, with a preview. */
@@ -14,7 +15,7 @@ export function EditIncidentModal({ incident, onClose }: { incident: IncidentDet
   const refresh = useIncidentRefresh(incident.id);
   const [title, setTitle] = useState(incident.title);
   const [description, setDescription] = useState(incident.description);
-  const [mode, setMode] = useState<'write' | 'preview'>('write');
+  const [mode, setMode] = useState<MarkdownMode>('write');
   const [titleMissing, setTitleMissing] = useState(false);
   const save = useMutation({
     mutationFn: () => updateIncident(incident.id, { title: title.trim(), description: description.trim() }),
@@ -42,15 +43,7 @@ export function EditIncidentModal({ incident, onClose }: { incident: IncidentDet
         <Stack gap={6}>
           <Group justify="space-between">
             <span className="vigil-incident-edit__label">{t('incidents.fields.description')}</span>
-            <SegmentedControl
-              size="xs"
-              value={mode}
-              onChange={(value) => setMode(value === 'preview' ? 'preview' : 'write')}
-              data={[
-                { value: 'write', label: t('incidents.comments.write') },
-                { value: 'preview', label: t('incidents.comments.preview') },
-              ]}
-            />
+            <MarkdownModeSwitch value={mode} onChange={setMode} />
           </Group>
           {mode === 'write' ? (
             <Textarea
