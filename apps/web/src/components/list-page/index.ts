@@ -7,3 +7,4 @@ export type { ListPageProps, ListTable } from './list-page';
 export { useAddToFilter, usePagedListPage, useScrolledListPage } from './use-list-page';
 export type { ListPageModel, ListPageOptions, ScrolledListPageOptions } from './use-list-page';
 export { actionsColumn, cellAction, companyColumn, dateColumn, noValue, presentColumns, stackCell } from './columns';
+export { deleteColumn, useRowDelete } from './row-delete';

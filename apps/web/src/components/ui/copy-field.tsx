@@ -1,4 +1,4 @@
-import { ActionIcon, CopyButton, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, CopyButton, TextInput, Tooltip, type ActionIconProps } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
@@ -14,7 +14,6 @@ export function CopyField({
   testId?: string;
   description?: string;
 }) {
-  const { t } = useTranslation();
   return (
     <TextInput
       label={label}
@@ -25,23 +24,34 @@ export function CopyField({
       classNames={{ input: 'vigil-mono-input' }}
       data-testid={testId}
       rightSectionWidth={42}
-      rightSection={
-        <CopyButton value={value} timeout={2000}>
-          {({ copied, copy }) => (
-            <Tooltip label={copied ? t('common.copied') : t('common.copy')} withArrow position="left">
-              <ActionIcon
-                variant="subtle"
-                color={copied ? 'teal' : 'gray'}
-                onClick={copy}
-                aria-label={t('common.copy')}
-                data-testid={testId ? `${testId}-copy` : undefined}
-              >
-                {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </CopyButton>
-      }
+      rightSection={<CopyAction value={value} testId={testId ? `${testId}-copy` : undefined} />}
     />
+  );
+}
+
+/** An icon button that copies `value`, then says so for two seconds; extra props place the button. */
+export function CopyAction({
+  value,
+  testId,
+  ...place
+}: { value: string; testId?: string | undefined } & ActionIconProps) {
+  const { t } = useTranslation();
+  return (
+    <CopyButton value={value} timeout={2000}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? t('common.copied') : t('common.copy')} withArrow position="left">
+          <ActionIcon
+            {...place}
+            variant="subtle"
+            color={copied ? 'teal' : 'gray'}
+            onClick={copy}
+            aria-label={t('common.copy')}
+            data-testid={testId}
+          >
+            {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </CopyButton>
   );
 }

@@ -1,8 +1,7 @@
-import { ActionIcon, Box, CopyButton, ScrollArea, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { Box, ScrollArea } from '@mantine/core';
 import { memo, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { SyntaxColor } from '../../lib/theme';
+import { CopyAction } from './copy-field';
 
 /** One coloured piece of pretty-printed JSON. `kind` null is plain whitespace/newlines. */
 export interface JsonToken {
@@ -81,7 +80,6 @@ export const JsonView = memo(function JsonView({
   maxHeight?: number;
   testId?: string;
 }) {
-  const { t } = useTranslation();
   const tokens = useMemo(() => jsonTokens(value), [value]);
   const text = useMemo(() => tokens.map((token) => token.text).join(''), [tokens]);
   return (
@@ -94,24 +92,7 @@ export const JsonView = memo(function JsonView({
         borderRadius: 'var(--mantine-radius-md)',
       }}
     >
-      <CopyButton value={text} timeout={2000}>
-        {({ copied, copy }) => (
-          <Tooltip label={copied ? t('common.copied') : t('common.copy')} withArrow position="left">
-            <ActionIcon
-              variant="subtle"
-              color={copied ? 'teal' : 'gray'}
-              onClick={copy}
-              aria-label={t('common.copy')}
-              pos="absolute"
-              top={6}
-              right={6}
-              style={{ zIndex: 1 }}
-            >
-              {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </CopyButton>
+      <CopyAction value={text} pos="absolute" top={6} right={6} style={{ zIndex: 1 }} />
       <ScrollArea.Autosize mah={maxHeight} type="auto" offsetScrollbars>
         <Box
           component="pre"

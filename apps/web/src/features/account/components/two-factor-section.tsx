@@ -56,25 +56,14 @@ export function TwoFactorSection({ locked }: { locked: boolean }) {
     >
       <Stack gap="md">
         <Group gap="sm">
-          {user.twoFactorEnabled ? (
-            <Badge
-              color="teal"
-              variant="light"
-              leftSection={<IconShieldCheck size={14} />}
-              data-testid="two-factor-status"
-            >
-              {t('profile.twoFactorOn')}
-            </Badge>
-          ) : (
-            <Badge
-              color="gray"
-              variant="light"
-              leftSection={<IconShieldOff size={14} />}
-              data-testid="two-factor-status"
-            >
-              {t('profile.twoFactorOff')}
-            </Badge>
-          )}
+          <Badge
+            color={user.twoFactorEnabled ? 'teal' : 'gray'}
+            variant="light"
+            leftSection={user.twoFactorEnabled ? <IconShieldCheck size={14} /> : <IconShieldOff size={14} />}
+            data-testid="two-factor-status"
+          >
+            {user.twoFactorEnabled ? t('profile.twoFactorOn') : t('profile.twoFactorOff')}
+          </Badge>
         </Group>
 
         {!user.twoFactorEnabled && !secret && (

@@ -16,7 +16,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { alertStatuses, type AlertResolution, type AlertStatus } from '@vigil/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { LoadError } from '../../../components/list';
 import { formatDate } from '../../../lib/dates';
 import { ApiError } from '../../../lib/http';
@@ -43,15 +43,14 @@ import { IncidentModal, type IncidentChoice } from './incident-modal';
 import { ResolutionModal } from './resolution-modal';
 import { SourceIcon } from './source-icon';
 import './alerts.css';
+import { useRouteId } from '../../../lib/route-id';
 
 const NOBODY = '';
 
 /** One alert: what it is, what found it, its observables and events, and triage. */
 export default function AlertPage() {
   const { t } = useTranslation();
-  const params = useParams();
-  const id = Number(params.id);
-  const valid = Number.isInteger(id) && id > 0;
+  const { id, valid } = useRouteId();
   const query = useQuery({
     queryKey: alertKeys.detail(id),
     queryFn: ({ signal }) => fetchAlert(id, signal),

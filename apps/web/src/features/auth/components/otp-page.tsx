@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/http';
 import { useCurrentUser } from '../../../lib/session';
 import { abandonSignIn, continueSignIn, submitOtp } from '../api/auth';
+import { AuthForm } from './auth-form';
 import { Button, CodeInput, FormAlert } from './controls';
 
 export const OTP_LENGTH = 6;
@@ -43,18 +44,11 @@ export function OtpPage() {
   }
 
   return (
-    <form
-      className="vigil-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit(code);
-      }}
-      noValidate
+    <AuthForm
+      title={t('auth.otp.title')}
+      subtitle={t('auth.otp.subtitle', { user: user?.username ?? '' })}
+      onSubmit={() => void submit(code)}
     >
-      <div>
-        <h1 className="vigil-auth__title">{t('auth.otp.title')}</h1>
-        <p className="vigil-auth__subtitle">{t('auth.otp.subtitle', { user: user?.username ?? '' })}</p>
-      </div>
       {error && <FormAlert testId="otp-error">{error}</FormAlert>}
       <CodeInput
         length={OTP_LENGTH}
@@ -72,6 +66,6 @@ export function OtpPage() {
       <Button variant="subtle" onClick={() => void abandonSignIn()}>
         {t('auth.useAnotherAccount')}
       </Button>
-    </form>
+    </AuthForm>
   );
 }

@@ -1,10 +1,10 @@
 import type { SsoErrorCode } from '@vigil/contract';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/http';
 import { useMiniRouter } from '../../../lib/mini-router';
 import { peekSavedPath, ssoAddress } from '../../../lib/session';
 import { continueSignIn, findSsoProvider, signIn } from '../api/auth';
+import { AuthForm, PasswordField, useAuthSubmit } from './auth-form';
 import { Button, Field, FormAlert } from './controls';
 
 /** The reasons the SSO callback gives (`/login?sso_error=<code>`), each with its sentence. */
@@ -30,46 +30,32 @@ export function SignInPage() {
   const params = new URLSearchParams(useMiniRouter().search);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [loading, setLoading] = useState(false);
   const [ssoLoading, setSsoLoading] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const { loading, formError, fieldErrors, setFormError, setFieldErrors, submit } = useAuthSubmit();
 
   const ssoError = params.get('sso_error');
   const ssoMessage = ssoError === null ? null : t(ssoErrorKeys[isSsoErrorCode(ssoError) ? ssoError : 'server_error']);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (loading) return;
-    setFormError(null);
-    setFieldErrors({});
-    if (username.trim() === '' || password === '') {
-      setFieldErrors({
-        ...(username.trim() === '' ? { username: [t('auth.signIn.usernameRequired')] } : {}),
-        ...(password === '' ? { password: [t('auth.signIn.passwordRequired')] } : {}),
-      });
-      return;
-    }
-    setLoading(true);
-    try {
-      await signIn({ username: username.trim(), password });
-      await continueSignIn();
-    } catch (error) {
-      // Sign-in errors are logged to the console, never notified; the form shows them and keeps the username.
-      console.error('Sign-in failed:', error);
-      if (error instanceof ApiError && error.status !== 0) {
-        const { nonFieldErrors, ...fields } = error.fieldErrors;
-        setFieldErrors(fields);
-        setFormError(
-          nonFieldErrors?.[0] ?? (Object.keys(fields).length > 0 ? null : (error.detail ?? t('auth.signIn.failed'))),
-        );
-      } else {
-        setFormError(t('errors.network'));
-      }
-      setPassword('');
-    } finally {
-      setLoading(false);
-    }
+  function handleSubmit() {
+    void submit({
+      check: () =>
+        username.trim() === '' || password === ''
+          ? {
+              fields: {
+                ...(username.trim() === '' ? { username: [t('auth.signIn.usernameRequired')] } : {}),
+                ...(password === '' ? { password: [t('auth.signIn.passwordRequired')] } : {}),
+              },
+            }
+          : null,
+      send: async () => {
+        await signIn({ username: username.trim(), password });
+        await continueSignIn();
+      },
+      // Sign-in errors are logged; the form shows them and keeps the username.
+      logLabel: 'Sign-in failed:',
+      failed: t('auth.signIn.failed'),
+      afterFailure: () => setPassword(''),
+    });
   }
 
   async function handleSso() {
@@ -95,11 +81,7 @@ export function SignInPage() {
   }
 
   return (
-    <form className="vigil-form" onSubmit={(event) => void handleSubmit(event)} noValidate>
-      <div>
-        <h1 className="vigil-auth__title">{t('auth.signIn.title')}</h1>
-        <p className="vigil-auth__subtitle">{t('auth.signIn.subtitle')}</p>
-      </div>
+    <AuthForm title={t('auth.signIn.title')} subtitle={t('auth.signIn.subtitle')} onSubmit={handleSubmit}>
       {ssoMessage && !formError && <FormAlert testId="sso-error">{ssoMessage}</FormAlert>}
       {formError && <FormAlert testId="sign-in-error">{formError}</FormAlert>}
       <Field
@@ -114,16 +96,13 @@ export function SignInPage() {
         onChange={setUsername}
         error={fieldErrors.username?.[0]}
       />
-      <Field
+      <PasswordField
         label={t('auth.signIn.password')}
         name="password"
-        type="password"
         autoComplete="current-password"
-        maxLength={200}
         value={password}
         onChange={setPassword}
         error={fieldErrors.password?.[0]}
-        revealLabel={t('auth.showPassword')}
       />
       <Button type="submit" loading={loading} data-testid="sign-in-submit">
         {t('auth.signIn.submit')}
@@ -135,6 +114,6 @@ export function SignInPage() {
         {t('auth.sso.button')}
       </Button>
       <p className="vigil-auth__hint">{t('auth.signIn.help')}</p>
-    </form>
+    </AuthForm>
   );
 }

@@ -1,22 +1,21 @@
 import { Button, Modal, Text, TextInput, Textarea } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Unit as UnitWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CompanySelect, FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import {
-  actionsColumn,
-  cellAction,
   companyColumn,
   dateColumn,
+  deleteColumn,
   ListPage,
   noValue,
   presentColumns,
   usePagedListPage,
+  useRowDelete,
   type FilterField,
 } from '../../../components/list-page';
-import { ConfirmModal } from '../../../components/ui/confirm-modal';
 import { notify } from '../../../lib/notifications';
 import { usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
@@ -77,60 +76,49 @@ function UnitForm({ unit, onClose }: { unit: Unit | null; onClose: () => void })
 export default function UnitsPage() {
   const { t } = useTranslation();
   const me = useSignedInUser();
-  const queryClient = useQueryClient();
   const model = usePagedListPage<UnitWire, typeof unitList.filters>(unitList);
   const mayChange = usePermission({ action: 'change', subject: 'companies' });
   const [editing, setEditing] = useState<Unit | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<Unit | null>(null);
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteUnit(id),
-    onSuccess: async () => {
-      notify({ type: 'success', message: t('units.deleted', { name: deleting?.name ?? '' }) });
-      setDeleting(null);
-      await queryClient.invalidateQueries({ queryKey: UNIT_KEY });
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
-    },
+  const removal = useRowDelete<Unit>({
+    remove: deleteUnit,
+    invalidate: [UNIT_KEY, ['users']],
+    title: t('units.delete'),
+    question: (unit) => t('units.deleteConfirm', { name: unit.name, count: unit.userCount }),
+    deleted: (unit) => t('units.deleted', { name: unit.name }),
   });
+  const ask = removal.ask;
 
   const filters: FilterField<typeof unitList.filters>[] = [
     { kind: 'search', name: 'search', label: t('common.search'), placeholder: t('units.searchPlaceholder') },
     { kind: 'company', name: 'companyId', label: t('users.company') },
   ];
   // Rows call no hooks: every text a cell shows is read here, once per language.
-  const columns = useMemo(() => {
-    const deleteLabel = t('common.delete');
-    return presentColumns<Unit>([
-      {
-        id: 'name',
-        header: t('units.name'),
-        width: 'minmax(180px, 1fr)',
-        sortField: 'name',
-        render: (unit) => <span className="vigil-cell-strong">{unit.name}</span>,
-      },
-      companyColumn(t('users.company'), me.companies),
-      {
-        id: 'description',
-        header: t('units.description'),
-        width: 'minmax(200px, 2fr)',
-        render: (unit) => unit.description || noValue,
-      },
-      { id: 'users', header: t('units.users'), width: '120px', render: (unit) => unit.userCount },
-      dateColumn('createdAt', t('units.createdAt'), (unit) => unit.createdAt, {
-        sortField: 'created_at',
-        format: 'isoDate',
-      }),
-      actionsColumn(t('common.actions'), (unit) =>
-        mayChange
-          ? cellAction({
-              label: deleteLabel,
-              icon: <IconTrash size={14} />,
-              danger: true,
-              onClick: () => setDeleting(unit),
-            })
-          : null,
-      ),
-    ]);
-  }, [t, me.companies, mayChange]);
+  const columns = useMemo(
+    () =>
+      presentColumns<Unit>([
+        {
+          id: 'name',
+          header: t('units.name'),
+          width: 'minmax(180px, 1fr)',
+          sortField: 'name',
+          render: (unit) => <span className="vigil-cell-strong">{unit.name}</span>,
+        },
+        companyColumn(t('users.company'), me.companies),
+        {
+          id: 'description',
+          header: t('units.description'),
+          width: 'minmax(200px, 2fr)',
+          render: (unit) => unit.description || noValue,
+        },
+        { id: 'users', header: t('units.users'), width: '120px', render: (unit) => unit.userCount },
+        dateColumn('createdAt', t('units.createdAt'), (unit) => unit.createdAt, {
+          sortField: 'created_at',
+          format: 'isoDate',
+        }),
+        deleteColumn({ header: t('common.actions'), delete: t('common.delete') }, mayChange, ask),
+      ]),
+    [t, me.companies, mayChange, ask],
+  );
 
   return (
     <ListPage
@@ -168,16 +156,7 @@ export default function UnitsPage() {
           <UnitForm key={editing?.id ?? 'new'} unit={editing} onClose={() => setEditing(undefined)} />
         )}
       </Modal>
-      <ConfirmModal
-        opened={deleting !== null}
-        title={t('units.delete')}
-        message={t('units.deleteConfirm', { name: deleting?.name ?? '', count: deleting?.userCount ?? 0 })}
-        confirmLabel={t('common.delete')}
-        danger
-        loading={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
-        onClose={() => setDeleting(null)}
-      />
+      {removal.dialog}
     </ListPage>
   );
 }

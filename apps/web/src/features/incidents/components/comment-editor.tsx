@@ -1,4 +1,4 @@
-import { Button, Group, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { IconMarkdown } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { FormError, fieldError } from '../../../components/form';
 import { MarkdownView } from '../../../components/ui/markdown-view';
 import { addComment } from '../api/incidents';
 import { useIncidentRefresh } from '../api/hooks';
+import { MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
 
 const COMMENT_MAX = 20000;
 
@@ -14,7 +15,7 @@ const COMMENT_MAX = 20000;
 export function CommentEditor({ incidentId }: { incidentId: number }) {
   const { t } = useTranslation();
   const refresh = useIncidentRefresh(incidentId);
-  const [mode, setMode] = useState<'write' | 'preview'>('write');
+  const [mode, setMode] = useState<MarkdownMode>('write');
   const [body, setBody] = useState('');
   const post = useMutation({
     mutationFn: (text: string) => addComment(incidentId, text),
@@ -40,15 +41,7 @@ export function CommentEditor({ incidentId }: { incidentId: number }) {
     >
       <Stack gap="xs">
         <Group justify="space-between" gap="xs">
-          <SegmentedControl
-            size="xs"
-            value={mode}
-            onChange={(value) => setMode(value === 'preview' ? 'preview' : 'write')}
-            data={[
-              { value: 'write', label: t('incidents.comments.write') },
-              { value: 'preview', label: t('incidents.comments.preview') },
-            ]}
-          />
+          <MarkdownModeSwitch value={mode} onChange={setMode} />
           <Group gap={4} c="dimmed">
             <IconMarkdown size={16} aria-hidden />
             <Text size="xs" c="dimmed">

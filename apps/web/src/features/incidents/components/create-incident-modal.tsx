@@ -1,10 +1,10 @@
-import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Group, Modal, Select, Textarea, TextInput } from '@mantine/core';
 import { alertSeverityValues, type AlertSeverity } from '@vigil/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { FormError, fieldError } from '../../../components/form';
+import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import { notify } from '../../../lib/notifications';
 import { incidentUrl } from '../../triage';
 import { createIncident, incidentKeys, type IncidentCreate } from '../api/incidents';
@@ -66,78 +66,88 @@ export function CreateIncidentModal({
 
   return (
     <Modal opened={opened} onClose={onClose} title={t('incidents.create.title')} size="lg" centered>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-        data-testid="create-incident-form"
-      >
-        <Stack gap="md">
-          <TextInput
-            label={t('incidents.fields.title')}
-            withAsterisk
-            maxLength={300}
-            value={title}
-            onChange={(event) => setTitle(event.currentTarget.value)}
-            error={problems.title ?? fieldError(create.error, 'title')}
-            data-autofocus
-            data-testid="create-title"
+      <FormFrame onSubmit={submit} testId="create-incident-form">
+        <IncidentTitleInput
+          value={title}
+          onChange={setTitle}
+          error={problems.title ?? fieldError(create.error, 'title')}
+          testId="create-title"
+        />
+        <Group grow align="flex-start">
+          <Select
+            label={t('incidents.fields.severity')}
+            data={[
+              { value: FROM_ALERTS, label: t('incidents.create.severityFromAlerts') },
+              ...[...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) })),
+            ]}
+            value={severity}
+            allowDeselect={false}
+            onChange={(value) => setSeverity(value ?? FROM_ALERTS)}
+            error={fieldError(create.error, 'severity')}
+            data-testid="create-severity"
           />
-          <Group grow align="flex-start">
-            <Select
-              label={t('incidents.fields.severity')}
-              data={[
-                { value: FROM_ALERTS, label: t('incidents.create.severityFromAlerts') },
-                ...[...alertSeverityValues].reverse().map((value) => ({ value, label: t(`triage.severity.${value}`) })),
-              ]}
-              value={severity}
-              allowDeselect={false}
-              onChange={(value) => setSeverity(value ?? FROM_ALERTS)}
-              error={fieldError(create.error, 'severity')}
-              data-testid="create-severity"
-            />
-            <AssigneeSelect
-              label={t('incidents.fields.assignee')}
-              value={assigneeId}
-              onChange={setAssigneeId}
-              error={fieldError(create.error, 'assigneeId')}
-            />
-          </Group>
-          <TextInput
-            label={t('incidents.create.alertIds')}
-            description={t('incidents.create.alertIdsHint')}
-            withAsterisk
-            value={alertText}
-            onChange={(event) => setAlertText(event.currentTarget.value)}
-            error={problems.alertIds ?? fieldError(create.error, 'alertIds')}
-            data-testid="create-alert-ids"
+          <AssigneeSelect
+            label={t('incidents.fields.assignee')}
+            value={assigneeId}
+            onChange={setAssigneeId}
+            error={fieldError(create.error, 'assigneeId')}
           />
-          <Textarea
-            label={t('incidents.fields.description')}
-            description={t('incidents.create.descriptionHint')}
-            autosize
-            minRows={4}
-            maxRows={12}
-            maxLength={20000}
-            value={description}
-            onChange={(event) => setDescription(event.currentTarget.value)}
-            error={fieldError(create.error, 'description')}
-          />
-          <FormError
-            error={create.error}
-            shownFields={['title', 'severity', 'assigneeId', 'alertIds', 'description']}
-          />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending} data-testid="create-submit">
-              {t('incidents.create.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+        </Group>
+        <TextInput
+          label={t('incidents.create.alertIds')}
+          description={t('incidents.create.alertIdsHint')}
+          withAsterisk
+          value={alertText}
+          onChange={(event) => setAlertText(event.currentTarget.value)}
+          error={problems.alertIds ?? fieldError(create.error, 'alertIds')}
+          data-testid="create-alert-ids"
+        />
+        <Textarea
+          label={t('incidents.fields.description')}
+          description={t('incidents.create.descriptionHint')}
+          autosize
+          minRows={4}
+          maxRows={12}
+          maxLength={20000}
+          value={description}
+          onChange={(event) => setDescription(event.currentTarget.value)}
+          error={fieldError(create.error, 'description')}
+        />
+        <FormError error={create.error} shownFields={['title', 'severity', 'assigneeId', 'alertIds', 'description']} />
+        <FormActions
+          onCancel={onClose}
+          submitLabel={t('incidents.create.submit')}
+          loading={create.isPending}
+          submitTestId="create-submit"
+        />
+      </FormFrame>
     </Modal>
+  );
+}
+
+/** An incident's title: required, at most 300 characters; the dialog opens with it focused. */
+export function IncidentTitleInput({
+  value,
+  onChange,
+  error,
+  testId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error: ReactNode;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <TextInput
+      label={t('incidents.fields.title')}
+      withAsterisk
+      maxLength={300}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      error={error}
+      data-autofocus
+      data-testid={testId}
+    />
   );
 }

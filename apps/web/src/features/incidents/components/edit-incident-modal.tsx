@@ -1,11 +1,13 @@
-import { Button, Group, Modal, SegmentedControl, Stack, Textarea, TextInput } from '@mantine/core';
+import { Group, Modal, Stack, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormError, fieldError } from '../../../components/form';
+import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import { MarkdownView } from '../../../components/ui/markdown-view';
 import { updateIncident, type IncidentDetail } from '../api/incidents';
 import { useIncidentRefresh } from '../api/hooks';
+import { MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
+import { IncidentTitleInput } from './create-incident-modal';
 
 /** Changes an incident's title and its Markdown description, with a preview. */
 export function EditIncidentModal({ incident, onClose }: { incident: IncidentDetail; onClose: () => void }) {
@@ -13,7 +15,7 @@ export function EditIncidentModal({ incident, onClose }: { incident: IncidentDet
   const refresh = useIncidentRefresh(incident.id);
   const [title, setTitle] = useState(incident.title);
   const [description, setDescription] = useState(incident.description);
-  const [mode, setMode] = useState<'write' | 'preview'>('write');
+  const [mode, setMode] = useState<MarkdownMode>('write');
   const [titleMissing, setTitleMissing] = useState(false);
   const save = useMutation({
     mutationFn: () => updateIncident(incident.id, { title: title.trim(), description: description.trim() }),
@@ -25,68 +27,51 @@ export function EditIncidentModal({ incident, onClose }: { incident: IncidentDet
 
   return (
     <Modal opened onClose={onClose} title={t('incidents.edit.title')} size="lg" centered>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
+      <FormFrame
+        onSubmit={() => {
           setTitleMissing(!title.trim());
           if (title.trim()) save.mutate();
         }}
-        data-testid="edit-incident-form"
+        testId="edit-incident-form"
       >
-        <Stack gap="md">
-          <TextInput
-            label={t('incidents.fields.title')}
-            withAsterisk
-            maxLength={300}
-            value={title}
-            onChange={(event) => setTitle(event.currentTarget.value)}
-            error={titleMissing ? t('incidents.create.titleRequired') : fieldError(save.error, 'title')}
-            data-autofocus
-            data-testid="edit-title"
-          />
-          <Stack gap={6}>
-            <Group justify="space-between">
-              <span className="vigil-incident-edit__label">{t('incidents.fields.description')}</span>
-              <SegmentedControl
-                size="xs"
-                value={mode}
-                onChange={(value) => setMode(value === 'preview' ? 'preview' : 'write')}
-                data={[
-                  { value: 'write', label: t('incidents.comments.write') },
-                  { value: 'preview', label: t('incidents.comments.preview') },
-                ]}
-              />
-            </Group>
-            {mode === 'write' ? (
-              <Textarea
-                aria-label={t('incidents.fields.description')}
-                placeholder={t('incidents.detail.markdownPlaceholder')}
-                autosize
-                minRows={6}
-                maxRows={18}
-                maxLength={20000}
-                value={description}
-                onChange={(event) => setDescription(event.currentTarget.value)}
-                error={fieldError(save.error, 'description')}
-                data-testid="edit-description"
-              />
-            ) : (
-              <div className="vigil-comment-editor__preview">
-                <MarkdownView source={description} />
-              </div>
-            )}
-          </Stack>
-          <FormError error={save.error} shownFields={['title', 'description']} />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="edit-submit">
-              {t('incidents.edit.save')}
-            </Button>
+        <IncidentTitleInput
+          value={title}
+          onChange={setTitle}
+          error={titleMissing ? t('incidents.create.titleRequired') : fieldError(save.error, 'title')}
+          testId="edit-title"
+        />
+        <Stack gap={6}>
+          <Group justify="space-between">
+            <span className="vigil-incident-edit__label">{t('incidents.fields.description')}</span>
+            <MarkdownModeSwitch value={mode} onChange={setMode} />
           </Group>
+          {mode === 'write' ? (
+            <Textarea
+              aria-label={t('incidents.fields.description')}
+              placeholder={t('incidents.detail.markdownPlaceholder')}
+              autosize
+              minRows={6}
+              maxRows={18}
+              maxLength={20000}
+              value={description}
+              onChange={(event) => setDescription(event.currentTarget.value)}
+              error={fieldError(save.error, 'description')}
+              data-testid="edit-description"
+            />
+          ) : (
+            <div className="vigil-comment-editor__preview">
+              <MarkdownView source={description} />
+            </div>
+          )}
         </Stack>
-      </form>
+        <FormError error={save.error} shownFields={['title', 'description']} />
+        <FormActions
+          onCancel={onClose}
+          submitLabel={t('incidents.edit.save')}
+          loading={save.isPending}
+          submitTestId="edit-submit"
+        />
+      </FormFrame>
     </Modal>
   );
 }

@@ -18,7 +18,7 @@ import { alertSeverityValues, type AlertSeverity } from '@vigil/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { FormError } from '../../../components/form';
 import { LoadError } from '../../../components/list';
 import { NotFoundPage } from '../../../components/pages/not-found-page';
@@ -42,6 +42,7 @@ import { SlaTimerCard } from './sla-timer';
 import { StatusControl } from './status-control';
 import { TasksPanel } from './tasks-panel';
 import './incidents.css';
+import { useRouteId } from '../../../lib/route-id';
 
 function Section({
   title,
@@ -183,9 +184,7 @@ function Loading() {
 /** One incident: status workflow, severity and assignee, SLA timers, alerts, timeline with comments, tasks, observables. */
 export default function IncidentPage() {
   const { t } = useTranslation();
-  const params = useParams();
-  const id = Number(params.id);
-  const valid = Number.isSafeInteger(id) && id > 0;
+  const { id, valid } = useRouteId();
   const query = useIncident(id);
   const queryClient = useQueryClient();
   const editable = usePermission({ action: 'change', subject: 'incidents' });

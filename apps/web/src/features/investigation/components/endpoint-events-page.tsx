@@ -4,13 +4,12 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
 import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
-import { formatDate } from '../../../lib/dates';
 import { endpointEventOf, endpointList, type StoredEvent } from '../api/investigation';
 import { accountLabel, endpointSummary } from '../lib/summaries';
 import { EndpointEventDrawer, OutcomeBadge } from './endpoint-event-drawer';
 import { EventListPage } from './event-list-page';
 import { ProcessTreeView } from './process-tree-view';
-import { HashFilter, Pivot, TimeRangeFilter } from './shared';
+import { HashFilter, Pivot, TimeRangeFilter, eventTimeColumn } from './shared';
 
 type Filters = typeof endpointList.filters;
 
@@ -62,13 +61,7 @@ export default function EndpointEventsPage() {
 
   const columns = useMemo<Column<StoredEvent>[]>(
     () => [
-      {
-        id: 'ts',
-        header: t('investigation.common.time'),
-        width: '160px',
-        sortField: 'ts',
-        render: (row) => <span className="vigil-inv-mono">{formatDate(row.ts, 'isoDateTimeSeconds')}</span>,
-      },
+      eventTimeColumn(t('investigation.common.time')),
       {
         id: 'host',
         header: t('investigation.endpoint.host'),

@@ -81,88 +81,85 @@ export function FileDrawer({ sha256, onClose }: { sha256: string | null; onClose
               </Table.Tbody>
             </Table>
           </Section>
-          {file.mails.length > 0 && (
-            <Section title={t('investigation.files.inMail', { count: file.mails.length })} testId="file-mails">
-              <Table fz="sm" verticalSpacing={4}>
-                <Table.Tbody>
-                  {file.mails.map((mail) => (
-                    <Table.Tr key={mail.id}>
-                      <Table.Td c="dimmed" w={140}>
-                        {formatDate(mail.ts)}
-                      </Table.Td>
-                      <Table.Td>
-                        <Anchor component={Link} to={mailMessageUrl(mail.id)} size="sm">
-                          {mail.subject ?? t('investigation.mail.noSubject')}
-                        </Anchor>
-                        <Text size="xs" c="dimmed">
-                          {[mail.sender, mail.filename, companyName(mail.companyId)].filter(Boolean).join(' · ')}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Section>
-          )}
-          {file.endpointEvents.length > 0 && (
-            <Section title={t('investigation.files.onEndpoints', { count: file.endpointEvents.length })}>
-              <Table fz="sm" verticalSpacing={4}>
-                <Table.Tbody>
-                  {file.endpointEvents.map((event) => (
-                    <Table.Tr key={event.id}>
-                      <Table.Td c="dimmed" w={140}>
-                        {formatDate(event.ts)}
-                      </Table.Td>
-                      <Table.Td>
-                        <Anchor
-                          component={Link}
-                          to={endpointEventsUrl({ host_name: event.hostName ?? undefined, hash: file.sha256 })}
-                          size="sm"
-                        >
-                          {event.hostName ?? '—'}
-                        </Anchor>
-                        <Text size="xs" c="dimmed">
-                          {[event.action, event.processName, event.filePath, event.userName]
-                            .filter(Boolean)
-                            .join(' · ')}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Section>
-          )}
-          {file.networkEvents.length > 0 && (
-            <Section title={t('investigation.files.onNetwork', { count: file.networkEvents.length })}>
-              <Table fz="sm" verticalSpacing={4}>
-                <Table.Tbody>
-                  {file.networkEvents.map((event) => (
-                    <Table.Tr key={event.id}>
-                      <Table.Td c="dimmed" w={140}>
-                        {formatDate(event.ts)}
-                      </Table.Td>
-                      <Table.Td>
-                        <Anchor
-                          component={Link}
-                          to={withQuery('/investigation/network', { file_sha256: file.sha256 })}
-                          size="sm"
-                          className="vigil-inv-mono"
-                        >
-                          {event.srcIp ?? '—'} → {event.destIp ?? '—'}
-                        </Anchor>
-                        <Text size="xs" c="dimmed">
-                          {[event.appProto, event.filename].filter(Boolean).join(' · ')}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Section>
-          )}
+          <Sightings
+            title={t('investigation.files.inMail', { count: file.mails.length })}
+            testId="file-mails"
+            rows={file.mails.map((mail) => ({
+              id: mail.id,
+              ts: mail.ts,
+              to: mailMessageUrl(mail.id),
+              label: mail.subject ?? t('investigation.mail.noSubject'),
+              details: [mail.sender, mail.filename, companyName(mail.companyId)],
+            }))}
+          />
+          <Sightings
+            title={t('investigation.files.onEndpoints', { count: file.endpointEvents.length })}
+            rows={file.endpointEvents.map((event) => ({
+              id: event.id,
+              ts: event.ts,
+              to: endpointEventsUrl({ host_name: event.hostName ?? undefined, hash: file.sha256 }),
+              label: event.hostName ?? '—',
+              details: [event.action, event.processName, event.filePath, event.userName],
+            }))}
+          />
+          <Sightings
+            title={t('investigation.files.onNetwork', { count: file.networkEvents.length })}
+            rows={file.networkEvents.map((event) => ({
+              id: event.id,
+              ts: event.ts,
+              to: withQuery('/investigation/network', { file_sha256: file.sha256 }),
+              label: `${event.srcIp ?? '—'} → ${event.destIp ?? '—'}`,
+              mono: true,
+              details: [event.appProto, event.filename],
+            }))}
+          />
         </Stack>
       )}
     </DetailDrawer>
+  );
+}
+
+interface Sighting {
+  id: number;
+  ts: string;
+  /** Where the sighting itself is shown, and the link's text. */
+  to: string;
+  label: string;
+  /** The label is an address, set in the monospace face. */
+  mono?: boolean;
+  /** Facts shown under the link; empty ones are left out. */
+  details: (string | null | undefined)[];
+}
+
+/** One kind of place the file was seen: a dated, linked row per sighting; nothing when there are none. */
+function Sightings({ title, testId, rows }: { title: string; testId?: string; rows: Sighting[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <Section title={title} testId={testId}>
+      <Table fz="sm" verticalSpacing={4}>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.id}>
+              <Table.Td c="dimmed" w={140}>
+                {formatDate(row.ts)}
+              </Table.Td>
+              <Table.Td>
+                <Anchor
+                  component={Link}
+                  to={row.to}
+                  size="sm"
+                  className={row.mono === true ? 'vigil-inv-mono' : undefined}
+                >
+                  {row.label}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {row.details.filter(Boolean).join(' · ')}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Section>
   );
 }

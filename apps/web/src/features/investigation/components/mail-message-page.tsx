@@ -3,7 +3,7 @@ import { Anchor, Badge, Collapse, Group, Loader, Stack, Table, Tabs, Text, Title
 import { IconArrowLeft, IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { LoadError } from '../../../components/list';
 import { JsonView } from '../../../components/ui/json-view';
 import { formatDate } from '../../../lib/dates';
@@ -12,6 +12,7 @@ import { useMailMessage, type MailDetail, type MailMessageView } from '../api/in
 import { formatBytes } from '../lib/summaries';
 import { AuthPill, MailHtmlFrame } from './mail-parts';
 import { HashValue, KeyValues, Section, useCompanyName, VerdictBadge } from './shared';
+import { useRouteId } from '../../../lib/route-id';
 
 type Address = { address: string; name: string | null };
 
@@ -124,9 +125,7 @@ function HeaderList({ message }: { message: MailMessageView }) {
 /** Investigation → Emails → one message: who sent it, whether it authenticated, its body (safely), links and attachments. */
 export default function MailMessagePage() {
   const { t, i18n } = useTranslation();
-  const params = useParams();
-  const id = Number(params.id);
-  const valid = Number.isSafeInteger(id) && id > 0;
+  const { id, valid } = useRouteId();
   const query = useMailMessage(valid ? id : null);
   const companyName = useCompanyName();
   const detail = query.data;

@@ -2,13 +2,12 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
 import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
-import { formatDate } from '../../../lib/dates';
 import { severityPill, useTriageLabels } from '../../triage';
 import { networkEventOf, networkList, type StoredEvent } from '../api/investigation';
 import { networkSummary } from '../lib/summaries';
 import { EventListPage } from './event-list-page';
 import { NetworkEventDrawer } from './network-event-drawer';
-import { EventTypeBadge, HashValue, Pivot, TimeRangeFilter } from './shared';
+import { EventTypeBadge, HashValue, Pivot, TimeRangeFilter, eventTimeColumn } from './shared';
 
 type Filters = typeof networkList.filters;
 
@@ -30,13 +29,7 @@ export default function NetworkPage() {
   const labels = useTriageLabels();
   const columns = useMemo<Column<StoredEvent>[]>(
     () => [
-      {
-        id: 'ts',
-        header: t('investigation.common.time'),
-        width: '160px',
-        sortField: 'ts',
-        render: (row) => <span className="vigil-inv-mono">{formatDate(row.ts, 'isoDateTimeSeconds')}</span>,
-      },
+      eventTimeColumn(t('investigation.common.time')),
       {
         id: 'type',
         header: t('investigation.network.type'),

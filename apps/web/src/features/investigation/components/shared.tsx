@@ -3,12 +3,13 @@ import { IconCalendarTime, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
+import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
 import { useSignedInUser } from '../../../lib/session';
 
 export { DetailSection as Section, KeyValues } from '../../../components/list-page';
 import { filesUrl } from '../../triage';
 import { DateTimeInput } from '../../../lib/dates/date-time-input';
+import type { Column } from '../../../components/list';
 import type { StoredEvent } from '../api/investigation';
 
 export type Verdict = 'malicious' | 'allowed' | 'unknown';
@@ -253,5 +254,16 @@ export function useEventDetail<View>(
       raw: { isLoading: detail.isLoading, error: detail.error, raw: detail.data?.raw },
       rawTitle: t('investigation.common.raw'),
     },
+  };
+}
+
+/** The first column of an event list: when the event happened, to the second; the list sorts by it. */
+export function eventTimeColumn(header: string): Column<StoredEvent> {
+  return {
+    id: 'ts',
+    header,
+    width: '160px',
+    sortField: 'ts',
+    render: (row) => <span className="vigil-inv-mono">{formatDate(row.ts, 'isoDateTimeSeconds')}</span>,
   };
 }

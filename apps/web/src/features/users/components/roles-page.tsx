@@ -1,22 +1,21 @@
 import { Button, Group, Text, TextInput, Textarea } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role as RoleWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CompanySelect, FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import {
-  actionsColumn,
-  cellAction,
   companyColumn,
   dateColumn,
+  deleteColumn,
   ListPage,
   presentColumns,
   stackCell,
   usePagedListPage,
+  useRowDelete,
   type FilterField,
 } from '../../../components/list-page';
-import { ConfirmModal } from '../../../components/ui/confirm-modal';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import { notify } from '../../../lib/notifications';
 import { Can, usePermission } from '../../../lib/permissions';
@@ -102,67 +101,57 @@ function RoleForm({ role, onClose }: { role: Role | null; onClose: () => void })
 export default function RolesPage() {
   const { t } = useTranslation();
   const me = useSignedInUser();
-  const queryClient = useQueryClient();
   const model = usePagedListPage<RoleWire, typeof rolesList.filters>(rolesList);
   const [editing, setEditing] = useState<Role | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<Role | null>(null);
   const mayChange = usePermission({ action: 'change', subject: 'users' });
   const mayDelete = usePermission({ action: 'delete', subject: 'users' });
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteRole(id),
-    onSuccess: async () => {
-      notify({ type: 'success', message: t('roles.deleted', { name: deleting?.name ?? '' }) });
-      setDeleting(null);
-      await queryClient.invalidateQueries({ queryKey: userKeys.all });
-    },
+  const removal = useRowDelete<Role>({
+    remove: deleteRole,
+    invalidate: [userKeys.all],
+    title: t('roles.delete'),
+    question: (role) => t('roles.deleteConfirm', { name: role.name, count: role.userCount }),
+    deleted: (role) => t('roles.deleted', { name: role.name }),
   });
+  const ask = removal.ask;
 
   const filters: FilterField<typeof rolesList.filters>[] = [
     { kind: 'search', name: 'search', label: t('common.search'), placeholder: t('roles.searchPlaceholder') },
     { kind: 'company', name: 'companyId', label: t('users.company') },
   ];
   // Rows call no hooks: every text a cell shows is read here, once per language.
-  const columns = useMemo(() => {
-    const deleteLabel = t('common.delete');
-    return presentColumns<Role>([
-      {
-        id: 'name',
-        header: t('roles.name'),
-        width: 'minmax(220px, 2fr)',
-        sortField: 'name',
-        render: (role) => stackCell(role.name, role.description, 'vigil-cell-strong'),
-      },
-      companyColumn(t('users.company'), me.companies),
-      {
-        id: 'permissions',
-        header: t('roles.permissions'),
-        width: 'minmax(200px, 1fr)',
-        render: (role) => (
-          <span className="vigil-pill vigil-pill--outline">
-            {t('roles.grants', {
-              resources: role.permissions.length,
-              actions: role.permissions.reduce((sum, entry) => sum + entry.actions.length, 0),
-            })}
-          </span>
-        ),
-      },
-      { id: 'users', header: t('roles.users'), width: '120px', render: (role) => role.userCount },
-      dateColumn('createdAt', t('roles.createdAt'), (role) => role.createdAt, {
-        sortField: 'created_at',
-        format: 'isoDate',
-      }),
-      actionsColumn(t('common.actions'), (role) =>
-        mayDelete
-          ? cellAction({
-              label: deleteLabel,
-              icon: <IconTrash size={14} />,
-              danger: true,
-              onClick: () => setDeleting(role),
-            })
-          : null,
-      ),
-    ]);
-  }, [t, me.companies, mayDelete]);
+  const columns = useMemo(
+    () =>
+      presentColumns<Role>([
+        {
+          id: 'name',
+          header: t('roles.name'),
+          width: 'minmax(220px, 2fr)',
+          sortField: 'name',
+          render: (role) => stackCell(role.name, role.description, 'vigil-cell-strong'),
+        },
+        companyColumn(t('users.company'), me.companies),
+        {
+          id: 'permissions',
+          header: t('roles.permissions'),
+          width: 'minmax(200px, 1fr)',
+          render: (role) => (
+            <span className="vigil-pill vigil-pill--outline">
+              {t('roles.grants', {
+                resources: role.permissions.length,
+                actions: role.permissions.reduce((sum, entry) => sum + entry.actions.length, 0),
+              })}
+            </span>
+          ),
+        },
+        { id: 'users', header: t('roles.users'), width: '120px', render: (role) => role.userCount },
+        dateColumn('createdAt', t('roles.createdAt'), (role) => role.createdAt, {
+          sortField: 'created_at',
+          format: 'isoDate',
+        }),
+        deleteColumn({ header: t('common.actions'), delete: t('common.delete') }, mayDelete, ask),
+      ]),
+    [t, me.companies, mayDelete, ask],
+  );
 
   return (
     <ListPage
@@ -200,16 +189,7 @@ export default function RolesPage() {
           <RoleForm key={editing?.id ?? 'new'} role={editing} onClose={() => setEditing(undefined)} />
         )}
       </SideDrawer>
-      <ConfirmModal
-        opened={deleting !== null}
-        title={t('roles.delete')}
-        message={t('roles.deleteConfirm', { name: deleting?.name ?? '', count: deleting?.userCount ?? 0 })}
-        confirmLabel={t('common.delete')}
-        danger
-        loading={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
-        onClose={() => setDeleting(null)}
-      />
+      {removal.dialog}
     </ListPage>
   );
 }

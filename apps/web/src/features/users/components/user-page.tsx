@@ -15,7 +15,7 @@ import {
 import { IconEdit, IconUserShield } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { LoadError } from '../../../components/list';
 import { NotFoundPage } from '../../../components/pages/not-found-page';
 import { formatDate } from '../../../lib/dates';
@@ -30,6 +30,7 @@ import { UserBadges } from './user-badges';
 import { UserFormDrawer } from './user-form';
 import { UserTimeline } from './user-timeline';
 import { USERS_PATH } from './users-tabs';
+import { useRouteId } from '../../../lib/route-id';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -131,9 +132,7 @@ function Details({ user }: { user: User }) {
 /** A user's own page: details, privileged settings, administrative actions, and its two timelines. */
 export default function UserPage() {
   const { t } = useTranslation();
-  const params = useParams();
-  const id = Number(params.id);
-  const valid = Number.isInteger(id) && id > 0;
+  const { id, valid } = useRouteId();
   const {
     data: user,
     error,
