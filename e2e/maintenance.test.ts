@@ -78,7 +78,7 @@ describe('maintenance in the console', () => {
     await page.goto(`${server.url}/login`);
     await signInInPage(page, ADMIN_USERNAME, ADMIN_PASSWORD);
     await page.goto(`${server.url}/settings/system-logs`);
-    await page.locator('[data-testid="system-log-table"][data-loading="false"] tbody tr td').first().waitFor();
+    await page.locator('[data-testid="system-log-table"][data-loading="false"] [role="cell"]').first().waitFor();
 
     expect(await vigil('maintenance', 'on')).toMatch(/Maintenance is on/);
     // The console notices with its next call: open another page from the menu.
