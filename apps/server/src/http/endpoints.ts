@@ -15,7 +15,8 @@ import type {
   RouteShorthandOptions,
 } from 'fastify';
 import type { z } from 'zod';
-import { notFound, parseOrThrow } from './errors';
+import { unstorableTextErrors } from '../safe-text';
+import { notFound, parseOrThrow, ValidationError } from './errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -72,7 +73,9 @@ function responseSchemas(spec: EndpointSpec): Record<number, z.ZodType> {
 /**
  * Registers one route from its contract declaration. Path parameters that do not fit name nothing
  * (404); a query or body that does not fit is a 400 with field errors; the permission guard reads
- * the declared access.
+ * the declared access. Text that cannot be stored (U+0000, a lone surrogate) at any depth of a
+ * declared query or JSON body is refused here with field errors naming its path, for every route,
+ * list routes included, before any handler or list engine sees it.
  */
 export function route<E extends EndpointSpec>(
   app: FastifyInstance,
@@ -95,7 +98,13 @@ export function route<E extends EndpointSpec>(
         const parsed = spec.params.safeParse(request.params);
         if (!parsed.success) throw notFound();
         params = parsed.data;
+        if (unstorableTextErrors(params) !== null) throw notFound();
       }
+      const textErrors = {
+        ...(spec.query ? unstorableTextErrors(request.query) : null),
+        ...(bodySchema ? unstorableTextErrors(request.body) : null),
+      };
+      if (Object.keys(textErrors).length > 0) throw new ValidationError(textErrors);
       const query = parse && spec.query ? parseOrThrow(spec.query, request.query ?? {}) : request.query;
       const body = parse && bodySchema ? parseOrThrow(bodySchema, request.body ?? {}) : request.body;
       const answer = await handler({

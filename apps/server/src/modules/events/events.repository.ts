@@ -21,7 +21,7 @@ import {
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition, type TenantScope } from '../../http/tenancy';
-import { filter, type ListResource, type OrderingField } from '../../list/list-engine';
+import { containsText, filter, type ListResource, type OrderingField } from '../../list/list-engine';
 import type { IndicatorIndex, IndicatorIndexSource } from '../indicators/indicator-index';
 import { mailObserved, verdictOf } from './investigation';
 
@@ -160,18 +160,16 @@ export const mailMessageList = (
     search: (value) =>
       sql.or([
         filter.search(sql`e.subject`, sql`e.sender`)(value),
-        sql`EXISTS (SELECT 1 FROM unnest(e.recipients) r WHERE r ILIKE ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+        sql`EXISTS (SELECT 1 FROM unnest(e.recipients) r WHERE ${containsText(sql`r`, value)})`,
       ]),
     sender: contains(sql`e.sender`),
-    recipient: (value) =>
-      sql`EXISTS (SELECT 1 FROM unnest(e.recipients) r WHERE r ILIKE ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+    recipient: (value) => sql`EXISTS (SELECT 1 FROM unnest(e.recipients) r WHERE ${containsText(sql`r`, value)})`,
     subject: contains(sql`e.subject`),
     spf: filter.in(sql`e.spf`, 'text'),
     dkim: filter.in(sql`e.dkim`, 'text'),
     dmarc: filter.in(sql`e.dmarc`, 'text'),
     has_attachments: (value) => (value ? sql`e.attachment_count > 0` : sql`e.attachment_count = 0`),
-    url: (value) =>
-      sql`EXISTS (SELECT 1 FROM unnest(e.urls) u WHERE u ILIKE ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+    url: (value) => sql`EXISTS (SELECT 1 FROM unnest(e.urls) u WHERE ${containsText(sql`u`, value)})`,
   },
   orderings: timeOrderings('e'),
   defaultOrdering: ['-ts'],

@@ -8,6 +8,7 @@ import {
   type ParsedMail,
   type SimpleParserOptions,
 } from 'mailparser';
+import { printable } from '../../../safe-text';
 import { detectFileType } from './file-type';
 import { extractUrls } from './urls';
 import { clean } from './values';
@@ -46,7 +47,7 @@ export async function parseMail(raw: Uint8Array, options: MailParseOptions = {})
   } catch (error) {
     return {
       ok: false,
-      reason: `the message could not be read (${error instanceof Error ? error.message : String(error)})`,
+      reason: `the message could not be read (${printable(error instanceof Error ? error.message : String(error))})`,
     };
   }
 }
@@ -83,7 +84,8 @@ async function parse(raw: Uint8Array, options: MailParseOptions): Promise<MailPa
     if (message.includes('Max allowed child nodes')) {
       return { ok: false, reason: `the message has more than ${fmt(maxChildNodes)} MIME parts` };
     }
-    return { ok: false, reason: `the message could not be read (${message})` };
+    // The parser's message may quote the message's bytes.
+    return { ok: false, reason: `the message could not be read (${printable(message)})` };
   }
   const headers = mail.headers ?? new Map();
   if (!STANDARD_HEADERS.some((name) => headers.has(name))) {
