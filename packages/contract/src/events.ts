@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { detectedFileTypes } from './values';
 
 /*
  * Normalised events: what the ingest parsers make of the formats real tools emit (Suricata EVE
@@ -268,27 +269,6 @@ export type EndpointEvent = z.infer<typeof endpointEventSchema>;
 // Mail: one RFC 5322 message
 // ---------------------------------------------------------------------------------------------
 
-/** What an attachment's bytes are, by magic bytes (scripts and unknown bytes by file name). */
-export const detectedFileTypes = [
-  'pe',
-  'elf',
-  'mach-o',
-  'pdf',
-  'ooxml',
-  'zip',
-  'ole2',
-  'rtf',
-  'rar',
-  '7z',
-  'gzip',
-  'iso',
-  'lnk',
-  'png',
-  'jpeg',
-  'gif',
-  'script',
-  'unknown',
-] as const;
 export const detectedFileTypeSchema = z.enum(detectedFileTypes);
 export type DetectedFileType = z.infer<typeof detectedFileTypeSchema>;
 

@@ -1,5 +1,6 @@
 export * from './resources';
 export * from './permissions';
+export * from './values';
 export * from './errors';
 export * from './list';
 export * from './health';

@@ -1,4 +1,5 @@
-import { endpoints, type ErrorBody, type Message, type ValidationErrorBody } from '@vigil/contract';
+import type { ErrorBody, Message, ValidationErrorBody } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { camelizeKeys, snakeizeKeys, type Camelize } from './case';
 import { ApiError, type ApiErrorCode, type ServerMessage } from './errors';
 import { emitHttpEvent } from './events';

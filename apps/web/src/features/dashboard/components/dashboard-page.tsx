@@ -12,7 +12,8 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconLayoutDashboard, IconPlus, IconRefresh } from '@tabler/icons-react';
-import { widgetKinds, type WidgetKind, type WidgetSize } from '@vigil/contract';
+import type { WidgetKind, WidgetSize } from '@vigil/contract';
+import { widgetKinds } from '@vigil/contract/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -10,7 +10,8 @@ import {
   IconRefresh,
   IconTrash,
 } from '@tabler/icons-react';
-import { snapshotWidgetKinds, widgetSizes, type WidgetKind, type WidgetSize } from '@vigil/contract';
+import type { WidgetKind, WidgetSize } from '@vigil/contract';
+import { snapshotWidgetKinds, widgetSizes } from '@vigil/contract/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, memo, Suspense, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';

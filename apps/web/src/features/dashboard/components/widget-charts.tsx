@@ -2,13 +2,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
-import {
-  type AlertSeverity,
-  type AlertStatus,
-  type WidgetCategoryData,
-  type WidgetKind,
-  type WidgetSeriesData,
-} from '@vigil/contract';
+import type { AlertSeverity, AlertStatus, WidgetCategoryData, WidgetKind, WidgetSeriesData } from '@vigil/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';

@@ -1,14 +1,5 @@
-import {
-  endpoints,
-  type Alert as AlertWire,
-  type Incident as IncidentWire,
-  type IncidentDetail as IncidentDetailWire,
-  type IncidentTask as IncidentTaskWire,
-  type incidentCreateSchema,
-  type incidentUpdateSchema,
-  type taskCreateSchema,
-  type taskUpdateSchema,
-} from '@vigil/contract';
+import type { Alert as AlertWire, Incident as IncidentWire, IncidentDetail as IncidentDetailWire, IncidentTask as IncidentTaskWire, incidentCreateSchema, incidentUpdateSchema, taskCreateSchema, taskUpdateSchema } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import type { z } from 'zod';
 import { call, type Camelize } from '../../../lib/http';
 import type { FiltersOf, ListDefinition } from '../../../lib/list';

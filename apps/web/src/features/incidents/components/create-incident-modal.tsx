@@ -1,5 +1,6 @@
 import { Group, Modal, Select, Textarea, TextInput } from '@mantine/core';
-import { alertSeverityValues, type AlertSeverity } from '@vigil/contract';
+import type { AlertSeverity } from '@vigil/contract';
+import { alertSeverityValues } from '@vigil/contract/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

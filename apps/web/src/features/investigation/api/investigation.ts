@@ -1,19 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  endpointUrl,
-  endpoints,
-  type EndpointEvent as EndpointEventWire,
-  type EventDetail as EventDetailWire,
-  type FileDetail as FileDetailWire,
-  type MailDetail as MailDetailWire,
-  type MailListItem as MailListItemWire,
-  type MailMessage as MailMessageWire,
-  type NetworkEvent as NetworkEventWire,
-  type ProcessTree as ProcessTreeWire,
-  type ProcessTreeRequest,
-  type StoredEventItem,
-  type WarehouseHash as WarehouseHashWire,
-} from '@vigil/contract';
+import type { EndpointEvent as EndpointEventWire, EventDetail as EventDetailWire, FileDetail as FileDetailWire, MailDetail as MailDetailWire, MailListItem as MailListItemWire, MailMessage as MailMessageWire, NetworkEvent as NetworkEventWire, ProcessTree as ProcessTreeWire, ProcessTreeRequest, StoredEventItem, WarehouseHash as WarehouseHashWire } from '@vigil/contract';
+import { endpointUrl, endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 import type { FilterKind, FiltersOf, ListDefinition } from '../../../lib/list';
 

@@ -1,4 +1,5 @@
-import { endpoints, type SystemLog as SystemLogWire } from '@vigil/contract';
+import type { SystemLog as SystemLogWire } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import type { Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 
