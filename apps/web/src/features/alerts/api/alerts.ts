@@ -1,4 +1,12 @@
-import type { Alert as AlertWire, AlertBulkAction, AlertDetail as AlertDetailWire, AlertComment as AlertCommentWire, AlertLinkedEvents as AlertLinkedEventsWire, AlertUpdate, Incident as IncidentWire } from '@vigil/contract';
+import type {
+  Alert as AlertWire,
+  AlertBulkAction,
+  AlertDetail as AlertDetailWire,
+  AlertComment as AlertCommentWire,
+  AlertLinkedEvents as AlertLinkedEventsWire,
+  AlertUpdate,
+  Incident as IncidentWire,
+} from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import { call, type CallInput, type Camelize } from '../../../lib/http';
 import type { FiltersOf, ListDefinition } from '../../../lib/list';

@@ -1,4 +1,12 @@
-import type { Widget as WidgetWire, WidgetCreate, WidgetData as WidgetDataWire, WidgetDataRequest, WidgetKind, WidgetSettings, WidgetSize } from '@vigil/contract';
+import type {
+  Widget as WidgetWire,
+  WidgetCreate,
+  WidgetData as WidgetDataWire,
+  WidgetDataRequest,
+  WidgetKind,
+  WidgetSettings,
+  WidgetSize,
+} from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 

@@ -1,4 +1,10 @@
-import type { GraphAnswer, GraphEdge as GraphEdgeWire, GraphExpandAnswer, GraphNode as GraphNodeWire, GraphNodeKind } from '@vigil/contract';
+import type {
+  GraphAnswer,
+  GraphEdge as GraphEdgeWire,
+  GraphExpandAnswer,
+  GraphNode as GraphNodeWire,
+  GraphNodeKind,
+} from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 import {

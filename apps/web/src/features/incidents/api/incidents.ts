@@ -1,4 +1,13 @@
-import type { Alert as AlertWire, Incident as IncidentWire, IncidentDetail as IncidentDetailWire, IncidentTask as IncidentTaskWire, incidentCreateSchema, incidentUpdateSchema, taskCreateSchema, taskUpdateSchema } from '@vigil/contract';
+import type {
+  Alert as AlertWire,
+  Incident as IncidentWire,
+  IncidentDetail as IncidentDetailWire,
+  IncidentTask as IncidentTaskWire,
+  incidentCreateSchema,
+  incidentUpdateSchema,
+  taskCreateSchema,
+  taskUpdateSchema,
+} from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import type { z } from 'zod';
 import { call, type Camelize } from '../../../lib/http';

@@ -1,5 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import type { EndpointEvent as EndpointEventWire, EventDetail as EventDetailWire, FileDetail as FileDetailWire, MailDetail as MailDetailWire, MailListItem as MailListItemWire, MailMessage as MailMessageWire, NetworkEvent as NetworkEventWire, ProcessTree as ProcessTreeWire, ProcessTreeRequest, StoredEventItem, WarehouseHash as WarehouseHashWire } from '@vigil/contract';
+import type {
+  EndpointEvent as EndpointEventWire,
+  EventDetail as EventDetailWire,
+  FileDetail as FileDetailWire,
+  MailDetail as MailDetailWire,
+  MailListItem as MailListItemWire,
+  MailMessage as MailMessageWire,
+  NetworkEvent as NetworkEventWire,
+  ProcessTree as ProcessTreeWire,
+  ProcessTreeRequest,
+  StoredEventItem,
+  WarehouseHash as WarehouseHashWire,
+} from '@vigil/contract';
 import { endpointUrl, endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 import type { FilterKind, FiltersOf, ListDefinition } from '../../../lib/list';
