@@ -2,7 +2,7 @@ import type { AlertBulk, AlertComment, AlertUpdate } from '@vigil/contract';
 import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { addTimeline, findIncident, refreshIncidents } from '../incidents/incidents.repository';
 import { liveEvents, type LiveBus, type LiveEvent } from '../live/live.bus';
 import { assignable, assignableInScope, bulkUpdateAlerts } from './alerts.bulk.repository';
@@ -14,6 +14,16 @@ import {
   type AlertPatch,
   type AlertRow,
 } from './alerts.repository';
+
+// The alerts module is the one writer of alerts: other modules change them through these, inside
+// their own transaction (incidents taking alerts in and out; the pipeline's grouping and matchers).
+export { clearAlertsIncident, setAlertsIncident } from './alerts.repository';
+export {
+  applyMatchedChanges,
+  linkAlertsToIncidents,
+  type AlertIncidentLink,
+  type MatchedAlertChange,
+} from './alerts.pipeline.repository';
 
 /** Triage of alerts: each change in one transaction with its audit record, live updates after commit. */
 export class AlertsService {

@@ -5,7 +5,8 @@ import { sql } from '../../db/sql';
 import { HttpError } from '../../http/errors';
 import { ipAllowed } from './ip-allow-list';
 import { IdentityCache } from './identity-cache';
-import { hashToken, resolveApiToken, resolveSession, type ResolvedCaller } from './sessions.repository';
+import { resolveApiToken, resolveSession, type ResolvedCaller } from './callers.repository';
+import { hashToken } from './tokens';
 
 /** NOTIFY channel on which server processes tell each other to forget cached identities. */
 export const IDENTITY_CHANNEL = 'vigil_identity';

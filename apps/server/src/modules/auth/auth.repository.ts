@@ -59,65 +59,6 @@ export async function otpState(db: Queryable, userId: number): Promise<OtpStateR
   return rows[0] ?? null;
 }
 
-/**
- * Marks a time step used, only if it is later than the last one used: of two requests racing with
- * the same code, one wins. Answers whether this one did.
- */
-export async function claimOtpStep(db: Queryable, userId: number, step: number): Promise<boolean> {
-  const { rowCount } = await db.query(sql`
-    UPDATE users SET otp_last_step = ${step}
-    WHERE id = ${userId} AND (otp_last_step IS NULL OR otp_last_step < ${step})`);
-  return rowCount === 1;
-}
-
-export async function setPendingOtpSecret(db: Queryable, userId: number, secret: string): Promise<void> {
-  await db.query(sql`UPDATE users SET otp_pending_secret = ${secret}, updated_at = now() WHERE id = ${userId}`);
-}
-
-/** Turns two-factor on with the confirmed pending secret. */
-export async function activatePendingOtpSecret(db: Queryable, userId: number, step: number): Promise<void> {
-  await db.query(sql`
-    UPDATE users SET otp_secret = otp_pending_secret, otp_pending_secret = NULL, otp_last_step = ${step},
-                     updated_at = now()
-    WHERE id = ${userId}`);
-}
-
-/** Turns two-factor off. Answers whether it was on. */
-export async function clearOtp(db: Queryable, userId: number): Promise<boolean> {
-  const { rows } = await db.query<{ was_enabled: boolean }>(sql`
-    UPDATE users u SET otp_secret = NULL, otp_pending_secret = NULL, otp_last_step = NULL, updated_at = now()
-    FROM (SELECT id, otp_secret IS NOT NULL AS was_enabled FROM users WHERE id = ${userId} FOR UPDATE) old
-    WHERE u.id = old.id
-    RETURNING old.was_enabled`);
-  return rows[0]?.was_enabled ?? false;
-}
-
-/** Stores a new password hash; the password is no longer expired. */
-export async function setPassword(db: Queryable, userId: number, passwordHash: string): Promise<void> {
-  await db.query(sql`
-    UPDATE users SET password_hash = ${passwordHash}, password_changed_at = now(), password_must_change = false,
-                     failed_logins = 0, locked_until = NULL, updated_at = now()
-    WHERE id = ${userId}`);
-}
-
-/** Replaces the user's API token (only its hash is kept). Answers the creation time. */
-export async function setApiToken(db: Queryable, userId: number, tokenHash: string): Promise<Date> {
-  const { rows } = await db.query<{ token_created_at: Date }>(sql`
-    UPDATE users SET token_hash = ${tokenHash}, token_created_at = now(), updated_at = now()
-    WHERE id = ${userId} RETURNING token_created_at`);
-  return rows[0]!.token_created_at;
-}
-
-/** Revokes the user's API token. Answers whether there was one. */
-export async function clearApiToken(db: Queryable, userId: number): Promise<boolean> {
-  const { rows } = await db.query<{ had: boolean }>(sql`
-    UPDATE users u SET token_hash = NULL, token_created_at = NULL, updated_at = now()
-    FROM (SELECT id, token_hash IS NOT NULL AS had FROM users WHERE id = ${userId} FOR UPDATE) old
-    WHERE u.id = old.id
-    RETURNING old.had`);
-  return rows[0]?.had ?? false;
-}
-
 /** What the auth state shows of a user (and of the administrator acting as it). */
 export interface AuthUserRow {
   id: number;

@@ -1,15 +1,15 @@
 import type { Database } from '../../db/database';
-import { flushSightings } from '../ingest/sightings';
-import { eventTables, forgetPartitions } from '../ingest/storage';
 import {
-  companyRetentions,
   deleteOlderBatches,
   deleteOlderEvents,
   deleteOlderHashes,
   deleteUnnamedFiles,
   dropPartition,
-  monthlyPartitions,
-} from './retention.repository';
+  eventTables,
+  flushSightings,
+  forgetPartitions,
+} from '../ingest/ingest.service';
+import { companyRetentions, monthlyPartitions } from './retention.repository';
 
 export interface PruneResult {
   /** Partitions dropped whole (every company's retention had passed them). */

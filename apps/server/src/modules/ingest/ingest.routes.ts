@@ -5,7 +5,7 @@ import { requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
 import { HttpError, ValidationError } from '../../http/errors';
 import { registerList } from '../../list/list-routes';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import type { BatchInput } from './batch';
 import { parseEndpointLines, parseEveLines, parseMail, type LineResult } from './parsers';
 import { SightingsFolder } from './sightings';

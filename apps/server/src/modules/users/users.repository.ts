@@ -236,9 +236,8 @@ export async function replaceUserCompanies(
   }
 }
 
-/** Ends every session of a user (archive, password reset) and revokes its API token. */
-export async function endAllAccess(db: Queryable, userId: number): Promise<void> {
-  await db.query(sql`UPDATE sessions SET ended_at = now() WHERE user_id = ${userId} AND ended_at IS NULL`);
+/** Revokes a user's API token, leaving the record's change time alone (archive, password reset). */
+export async function dropApiToken(db: Queryable, userId: number): Promise<void> {
   await db.query(sql`UPDATE users SET token_hash = NULL, token_created_at = NULL WHERE id = ${userId}`);
 }
 
