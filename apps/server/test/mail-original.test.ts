@@ -223,8 +223,8 @@ describe('GET /api/mailing/:id/raw/', () => {
     const gamma = await buildCompany(t.db, 'Gamma Short');
     await t.db.query(sql`UPDATE companies SET retention_days = 10 WHERE id = ${gamma}`);
     const admin = await t.admin();
-    const key = (await admin.post<IngestTokenCreated>('/api/ingest/tokens/', { name: 'gamma', company_id: gamma }))
-      .body.key;
+    const key = (await admin.post<IngestTokenCreated>('/api/ingest/tokens/', { name: 'gamma', company_id: gamma })).body
+      .key;
     const message = Buffer.from('From: old@example.net\r\nSubject: kept for ten days\r\n\r\nonly gamma has this\r\n');
     await ingestMail(key, message);
     const sha = createHash('sha256').update(message).digest('hex');

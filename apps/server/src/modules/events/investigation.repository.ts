@@ -14,13 +14,7 @@ import { tenantCondition, type TenantScope } from '../../http/tenancy';
 import type { IndicatorIndex } from '../indicators/indicator-index';
 import { parseAuthenticationHeader, summariseAuthentication } from '../ingest/parsers/authentication-results';
 import { toMailAttachment, type MailAttachmentRow, type MailMessageRow } from './events.repository';
-import {
-  buildProcessTree,
-  verdictOf,
-  worstVerdict,
-  type Observed,
-  type ProcessEventRow,
-} from './investigation';
+import { buildProcessTree, verdictOf, worstVerdict, type Observed, type ProcessEventRow } from './investigation';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -76,8 +70,7 @@ export function mailDetail(
     event: row.event,
     raw: row.event,
     authentication: { ...summariseAuthentication(parsedHeaders, receivedSpf), headers: parsedHeaders },
-    original:
-      row.original_sha256 === null ? null : { sha256: row.original_sha256, size: Number(row.original_size) },
+    original: row.original_sha256 === null ? null : { sha256: row.original_sha256, size: Number(row.original_size) },
     urls,
     attachments: files,
     verdict,

@@ -1,9 +1,4 @@
-import type {
-  IndicatorVerdict,
-  MailMessage,
-  ProcessNode,
-  Severity,
-} from '@vigil/contract';
+import type { IndicatorVerdict, MailMessage, ProcessNode, Severity } from '@vigil/contract';
 import type { IndicatorIndex, LookupKind } from '../indicators/indicator-index';
 import { normaliseDomain, normaliseEmail, normaliseFileName } from '../indicators/indicator-values';
 import { normaliseUrl } from '../ingest/parsers/urls';

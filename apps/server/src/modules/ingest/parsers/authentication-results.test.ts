@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAuthenticationHeader, summariseAuthentication } from './authentication-results';
 import { M365_AUTHENTICATION_RESULTS } from './fixtures/mail-cases';
 
-const checks = (header: string) =>
-  parseAuthenticationHeader(header).results.map((r) => `${r.method}=${r.result}`);
+const checks = (header: string) => parseAuthenticationHeader(header).results.map((r) => `${r.method}=${r.result}`);
 
 describe('parseAuthenticationHeader', () => {
   it('reads the server, each check, its reason and properties, with comments and quotes', () => {
@@ -122,6 +121,12 @@ describe('summariseAuthentication', () => {
       arc: null,
       compauth: 'fail',
     });
-    expect(summariseAuthentication([], null)).toEqual({ spf: null, dkim: null, dmarc: null, arc: null, compauth: null });
+    expect(summariseAuthentication([], null)).toEqual({
+      spf: null,
+      dkim: null,
+      dmarc: null,
+      arc: null,
+      compauth: null,
+    });
   });
 });

@@ -60,7 +60,8 @@ function tokenize(value: string): Token[] {
   return tokens;
 }
 
-type Element = { kind: 'pair'; key: string; value: string } | { kind: 'word'; text: string } | { kind: 'comment'; text: string };
+type Element =
+  { kind: 'pair'; key: string; value: string } | { kind: 'word'; text: string } | { kind: 'comment'; text: string };
 
 /** Joins `key=value`, `key = value`, `key="quoted value"` into pairs; a value keeps any `=` after the first. */
 function elements(tokens: readonly Token[]): Element[] {
@@ -124,7 +125,10 @@ function resultOf(items: readonly Element[]): AuthenticationResult | null {
   const first = items.findIndex((item) => item.kind !== 'comment');
   const head = items[first];
   if (head?.kind !== 'pair') return null;
-  const method = head.key.replace(/\s*\/.*$/, '').trim().toLowerCase();
+  const method = head.key
+    .replace(/\s*\/.*$/, '')
+    .trim()
+    .toLowerCase();
   const result = RESULT.exec(head.value)?.[0]?.toLowerCase();
   if (method === '' || !/^[a-z0-9][a-z0-9_-]*$/.test(method) || result === undefined) return null;
   let reason: string | null = null;

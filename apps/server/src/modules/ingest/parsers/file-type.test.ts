@@ -80,10 +80,24 @@ describe('detectFileType on pages and images that open in a browser', () => {
 
 describe('hasDoubleExtension', () => {
   it('flags a harmless-looking extension in front of one that runs or opens in a browser', () => {
-    for (const name of ['Remittance.Xls.htm', 'Statement_0312.pdf.exe', 'photo.jpg   .scr', 'scan.PDF.js', 'a.docx.lnk']) {
+    for (const name of [
+      'Remittance.Xls.htm',
+      'Statement_0312.pdf.exe',
+      'photo.jpg   .scr',
+      'scan.PDF.js',
+      'a.docx.lnk',
+    ]) {
       expect(hasDoubleExtension(name), name).toBe(true);
     }
-    for (const name of ['report.pdf', 'archive.tar.gz', 'jquery.min.js', 'v1.2.exe', 'setup.exe', 'Invoice.pdf', null]) {
+    for (const name of [
+      'report.pdf',
+      'archive.tar.gz',
+      'jquery.min.js',
+      'v1.2.exe',
+      'setup.exe',
+      'Invoice.pdf',
+      null,
+    ]) {
       expect(hasDoubleExtension(name), String(name)).toBe(false);
     }
   });

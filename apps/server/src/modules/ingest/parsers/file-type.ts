@@ -87,7 +87,12 @@ function isPdf(buffer: Buffer): boolean {
 function extension(filename: string | null | undefined): string | null {
   if (filename === null || filename === undefined) return null;
   const dot = filename.lastIndexOf('.');
-  return dot < 0 ? null : filename.slice(dot + 1).trim().toLowerCase();
+  return dot < 0
+    ? null
+    : filename
+        .slice(dot + 1)
+        .trim()
+        .toLowerCase();
 }
 
 const HTML_EXTENSIONS = new Set(['html', 'htm', 'shtml', 'shtm', 'xhtml', 'xht', 'mht', 'mhtml', 'phtml']);
@@ -148,16 +153,84 @@ export function detectFileType(
 
 /** Extensions people take for harmless: documents, images, media, archives. */
 const DECOY_EXTENSIONS = new Set([
-  'pdf', 'doc', 'docx', 'docm', 'dot', 'dotx', 'xls', 'xlsx', 'xlsm', 'xlsb', 'xlt', 'xltx', 'csv', 'ppt', 'pptx',
-  'pptm', 'pps', 'ppsx', 'rtf', 'txt', 'odt', 'ods', 'odp', 'jpg', 'jpeg', 'png', 'gif', 'bmp', 'tif', 'tiff',
-  'webp', 'heic', 'mp3', 'mp4', 'wav', 'avi', 'mov', 'mkv', 'wma', 'wmv', 'zip', 'rar', '7z', 'eml', 'msg',
-  'xml', 'json', 'ics', 'vcf',
+  'pdf',
+  'doc',
+  'docx',
+  'docm',
+  'dot',
+  'dotx',
+  'xls',
+  'xlsx',
+  'xlsm',
+  'xlsb',
+  'xlt',
+  'xltx',
+  'csv',
+  'ppt',
+  'pptx',
+  'pptm',
+  'pps',
+  'ppsx',
+  'rtf',
+  'txt',
+  'odt',
+  'ods',
+  'odp',
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'bmp',
+  'tif',
+  'tiff',
+  'webp',
+  'heic',
+  'mp3',
+  'mp4',
+  'wav',
+  'avi',
+  'mov',
+  'mkv',
+  'wma',
+  'wmv',
+  'zip',
+  'rar',
+  '7z',
+  'eml',
+  'msg',
+  'xml',
+  'json',
+  'ics',
+  'vcf',
 ]);
 
 /** Extensions of files that run, install, mount or open in a browser when double-clicked. */
 const ACTIVE_EXTENSIONS = new Set([
-  'exe', 'scr', 'com', 'pif', 'cpl', 'msi', 'msp', 'msc', 'dll', 'jar', 'lnk', 'url', 'scf', 'reg', 'chm', 'iso',
-  'img', 'vhd', 'vhdx', 'appx', 'msix', 'appref-ms', 'application', 'svg', 'svgz',
+  'exe',
+  'scr',
+  'com',
+  'pif',
+  'cpl',
+  'msi',
+  'msp',
+  'msc',
+  'dll',
+  'jar',
+  'lnk',
+  'url',
+  'scf',
+  'reg',
+  'chm',
+  'iso',
+  'img',
+  'vhd',
+  'vhdx',
+  'appx',
+  'msix',
+  'appref-ms',
+  'application',
+  'svg',
+  'svgz',
   ...SCRIPT_EXTENSIONS,
   ...HTML_EXTENSIONS,
 ]);
