@@ -434,6 +434,7 @@ describe('investigation pages', () => {
     expect(urls).toContain('https://late.example-harvest.net/x');
     expect(urls).toContain('https://collect.example-harvest.net/post.php');
     expect(urls).toContain('in attachment Remittance.Xls.htm');
+    await screenshot(page, 'investigation-mail-phishing-en', { fullPage: true });
 
     await page.getByRole('tab', { name: 'Headers' }).click();
     const headers = page.getByTestId('mail-headers');
@@ -445,7 +446,7 @@ describe('investigation pages', () => {
     const original = await page.request.get(new URL((await link.getAttribute('href'))!, server.url).href);
     expect(original.headers()['content-type']).toBe('message/rfc822');
     expect((await original.body()).equals(Buffer.from(harvestMail()))).toBe(true);
-    await screenshot(page, 'investigation-mail-headers-light-en');
+    await screenshot(page, 'investigation-mail-headers-en');
   });
 
   it('finds a file by ?sha256= and tells where it was seen', async () => {
