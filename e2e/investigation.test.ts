@@ -193,6 +193,39 @@ function hostileMail(pixelUrl: string): string {
   ].join('\r\n');
 }
 
+/**
+ * A phishing message as real ones come: a display name without an address, a body longer than what
+ * is kept, and a credential-harvesting page attached under a double extension.
+ */
+const HARVEST_SUBJECT = 'Remittance for your review';
+function harvestMail(): string {
+  const page =
+    '<html><body><form method="POST" action="https://collect.example-harvest.net/post.php"></form></body></html>';
+  return [
+    'From: DeBank <>',
+    'To: j.doe@corp.example',
+    `Subject: ${HARVEST_SUBJECT}`,
+    'Date: Fri, 20 Nov 2026 09:30:00 +0000-62495-238',
+    'Message-ID: <e2e-harvest@example-harvest.net>',
+    'X-Campaign: e2e-harvest',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="m"',
+    '',
+    '--m',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    `${'Please review the remittance below. '.repeat(1000)}Last link: https://late.example-harvest.net/x`,
+    '--m',
+    'Content-Type: application/octet-stream; name="Remittance.Xls.htm"',
+    'Content-Disposition: attachment; filename="Remittance.Xls.htm"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    Buffer.from(page).toString('base64'),
+    '--m--',
+    '',
+  ].join('\r\n');
+}
+
 describe('investigation pages', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -202,6 +235,7 @@ describe('investigation pages', () => {
   let pixel: Server;
   let pixelRequests: string[];
   let mailId: number;
+  let harvestId: number;
 
   beforeAll(async () => {
     pixelRequests = [];
@@ -240,6 +274,11 @@ describe('investigation pages', () => {
     });
     expect(mails.results).toHaveLength(1);
     mailId = mails.results[0]!.id;
+    await ingest('mail', harvestMail(), 'message/rfc822');
+    const harvest = await admin.request<{ results: { id: number }[] }>('POST', '/api/mailing/check/', {
+      search: HARVEST_SUBJECT,
+    });
+    harvestId = harvest.results[0]!.id;
   });
 
   afterAll(async () => {
@@ -385,6 +424,31 @@ describe('investigation pages', () => {
     expect(new URL(page.url()).searchParams.get('sha256')).toBe(ATTACHMENT_SHA256);
   });
 
+  it('says what real phishing hides: a cut body, a double extension, every header and the original', async () => {
+    await page.goto(`${server.url}/investigation/emails/${harvestId}`);
+    await page.getByTestId('mail-message').waitFor();
+    expect(await page.getByTestId('address-without-mailbox').textContent()).toBe('DeBank (no address)');
+    expect(await page.getByTestId('body-truncated').textContent()).toContain('longer than 32,768 characters');
+    expect(await page.getByTestId('double-extension').textContent()).toBe('double extension');
+    const urls = (await page.getByTestId('mail-urls').textContent()) ?? '';
+    expect(urls).toContain('https://late.example-harvest.net/x');
+    expect(urls).toContain('https://collect.example-harvest.net/post.php');
+    expect(urls).toContain('in attachment Remittance.Xls.htm');
+    await screenshot(page, 'investigation-mail-phishing-en', { fullPage: true });
+
+    await page.getByRole('tab', { name: 'Headers' }).click();
+    const headers = page.getByTestId('mail-headers');
+    await headers.waitFor();
+    expect(await headers.locator('tr').count()).toBe(8);
+    expect(await headers.textContent()).toContain('e2e-harvest');
+    const link = page.getByTestId('mail-original').getByRole('link');
+    expect(await link.textContent()).toContain('Download the original');
+    const original = await page.request.get(new URL((await link.getAttribute('href'))!, server.url).href);
+    expect(original.headers()['content-type']).toBe('message/rfc822');
+    expect((await original.body()).equals(Buffer.from(harvestMail()))).toBe(true);
+    await screenshot(page, 'investigation-mail-headers-en');
+  });
+
   it('finds a file by ?sha256= and tells where it was seen', async () => {
     await page.goto(`${server.url}/investigation/files?sha256=${ATTACHMENT_SHA256}`);
     await rows('files-table').first().waitFor();
@@ -451,5 +515,11 @@ describe('investigation pages', () => {
     await page.goto(`${server.url}/investigation/emails/${mailId}`);
     await page.frameLocator('[data-testid="mail-html"]').locator('#greeting').waitFor();
     await screenshot(page, 'investigation-mail-dark-ru');
+    await page.goto(`${server.url}/investigation/emails/${harvestId}`);
+    expect(await page.getByTestId('double-extension').textContent()).toBe('двойное расширение');
+    await page.getByRole('tab', { name: 'Заголовки' }).click();
+    await page.getByTestId('mail-headers').waitFor();
+    expect(await page.getByTestId('mail-original').textContent()).toContain('Скачать исходное письмо');
+    await screenshot(page, 'investigation-mail-headers-dark-ru');
   });
 });

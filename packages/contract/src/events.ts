@@ -273,8 +273,11 @@ export const detectedFileTypeSchema = z.enum(detectedFileTypes);
 export type DetectedFileType = z.infer<typeof detectedFileTypeSchema>;
 
 export const mailAddressEntrySchema = z.object({
-  /** Lower-cased address; may be malformed as the sender wrote it. */
-  address: text,
+  /**
+   * Lower-cased address; may be malformed as the sender wrote it. `null` when the header gave a
+   * display name and no address (`From: DeBank <>`): the name is still kept.
+   */
+  address: nullableText,
   name: nullableText,
 });
 export type MailAddressEntry = z.infer<typeof mailAddressEntrySchema>;
@@ -292,6 +295,14 @@ export const mailAttachmentSchema = z.object({
   detected_type: detectedFileTypeSchema,
   /** Shown inline (an image the HTML refers to by `cid:`) rather than attached. */
   inline: z.boolean(),
+  /**
+   * The name hides its real type behind a harmless-looking one (`Invoice.Xls.htm`, `scan.pdf.exe`):
+   * a document, image, media or archive extension followed by one of a file that runs or opens in
+   * a browser.
+   */
+  double_extension: z.boolean(),
+  /** http, https and ftp URLs found in an HTML or SVG attachment (links, sources, form targets, refreshes, text). */
+  urls: z.array(text),
 });
 export type MailAttachment = z.infer<typeof mailAttachmentSchema>;
 
@@ -303,20 +314,39 @@ export const mailMessageSchema = z.object({
   cc: z.array(mailAddressEntrySchema),
   reply_to: z.array(mailAddressEntrySchema),
   subject: nullableText,
+  /** The plain-text body, cut at MAX_EVENT_STRING characters (`text_truncated` says so). */
   text: z.string().nullable(),
+  /** The HTML body, cut at MAX_EVENT_STRING characters (`html_truncated` says so). */
   html: z.string().nullable(),
+  /** The text body was longer than what is kept; URLs were still taken from all of it. */
+  text_truncated: z.boolean(),
+  /** The HTML body was longer than what is kept; URLs were still taken from all of it. */
+  html_truncated: z.boolean(),
+  /** Every header of the message, in order, unfolded (values as they arrived, encoded words left as they are). */
+  header_lines: z.array(z.object({ name: text, value: text })),
   headers: z.object({
     /** Received headers, newest (top) first, unfolded. */
     received: z.array(text),
     return_path: nullableText,
     x_mailer: nullableText,
-    /** From the topmost Authentication-Results (the receiving server's), else Received-SPF. */
+    /**
+     * Each method's result as the receiving server gave it: from the topmost Authentication-Results
+     * headers that share the first one's authserv-id (several when the server writes one header per
+     * method), a passing DKIM signature winning over others; SPF from Received-SPF when they give none.
+     */
     spf: verdict,
     dkim: verdict,
     dmarc: verdict,
+    arc: verdict,
+    /** Microsoft 365's composite authentication. */
+    compauth: verdict,
+    /** Every Authentication-Results header, topmost first. */
     authentication_results: z.array(text),
   }),
-  /** http, https and ftp URLs from the text and HTML bodies, normalised, first sighting first. */
+  /**
+   * http, https and ftp URLs from the whole text and HTML bodies (not only what is kept of them), then
+   * from HTML and SVG attachments; normalised, first sighting first.
+   */
   urls: z.array(text),
   attachments: z.array(mailAttachmentSchema),
   /** Size of the raw message in bytes. */

@@ -226,6 +226,8 @@ export const mailAttachmentItemSchema = z.object({
   sha256: z.string(),
   detected_type: z.string(),
   inline: z.boolean(),
+  /** The name hides its real type behind a harmless-looking one (`Invoice.Xls.htm`, `scan.pdf.exe`). */
+  double_extension: z.boolean(),
 });
 export type MailAttachmentItem = z.infer<typeof mailAttachmentItemSchema>;
 

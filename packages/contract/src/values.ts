@@ -109,6 +109,10 @@ export const detectedFileTypes = [
   'png',
   'jpeg',
   'gif',
+  /** An HTML page (by its first tags, else by its name or media type): opens in a browser from disk. */
+  'html',
+  /** An SVG image: XML that can carry links and scripts. */
+  'svg',
   'script',
   'unknown',
 ] as const;

@@ -24,6 +24,7 @@ import { tenantCondition, type TenantScope } from '../../http/tenancy';
 import { containsText, filter, type ListResource, type OrderingField } from '../../list/list-engine';
 import type { IndicatorIndex, IndicatorIndexSource } from '../indicators/indicator-index';
 import { mailObserved, verdictOf } from './investigation';
+import { hasDoubleExtension } from '../ingest/parsers/file-type';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
@@ -150,8 +151,8 @@ export const mailMessageList = (
   indexes: IndicatorIndexSource,
 ): ListResource<StoredEventRow, MailMessageFilters, MailListItem> => ({
   from: sql`mail_messages e`,
-  // Bodies only on the detail page.
-  select: sql`e.id, e.company_id, e.ts, e.batch_id, e.event - 'text' - 'html' AS event`,
+  // Bodies and the full header list only on the detail page.
+  select: sql`e.id, e.company_id, e.ts, e.batch_id, e.event - 'text' - 'html' - 'header_lines' AS event`,
   tenantColumn: sql`e.company_id`,
   idField: { expr: sql`e.id`, type: 'int8' },
   filtersSchema: mailMessageFiltersSchema,
@@ -209,6 +210,7 @@ export function toMailAttachment(row: MailAttachmentRow): MailAttachmentItem {
     sha256: row.sha256,
     detected_type: row.detected_type,
     inline: row.inline,
+    double_extension: hasDoubleExtension(row.filename),
   };
 }
 
@@ -394,14 +396,35 @@ export async function findStoredEvent(
 }
 
 /** A mail message (bodies included) in the caller's scope. */
+/** A stored mail message with its kept original's hash and size (null when none was kept). */
+export interface MailMessageRow extends StoredEventRow {
+  original_sha256: string | null;
+  original_size: number | null;
+}
+
 export async function findMailMessage(
   db: Queryable,
   scope: TenantScope,
   id: number,
   ts: string | undefined,
-): Promise<StoredEventRow | null> {
-  const { rows } = await db.query<StoredEventRow>(
-    sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event FROM mail_messages e
+): Promise<MailMessageRow | null> {
+  const { rows } = await db.query<MailMessageRow>(
+    sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event, o.sha256 AS original_sha256, o.size AS original_size
+        FROM mail_messages e LEFT JOIN mail_originals o ON o.sha256 = e.original_sha256
+        WHERE e.id = ${id} AND ${eventTime(ts)} AND ${tenantCondition(scope, sql`e.company_id`)}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** The kept original (gzip) of a mail message in the caller's scope; null when not found or not kept. */
+export async function findMailOriginal(
+  db: Queryable,
+  scope: TenantScope,
+  id: number,
+  ts: string | undefined,
+): Promise<{ content: Uint8Array; size: number } | null> {
+  const { rows } = await db.query<{ content: Uint8Array; size: number }>(
+    sql`SELECT o.content, o.size FROM mail_messages e JOIN mail_originals o ON o.sha256 = e.original_sha256
         WHERE e.id = ${id} AND ${eventTime(ts)} AND ${tenantCondition(scope, sql`e.company_id`)}`,
   );
   return rows[0] ?? null;

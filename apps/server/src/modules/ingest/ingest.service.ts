@@ -8,6 +8,7 @@ export {
   deleteOlderEvents,
   deleteOlderHashes,
   deleteUnnamedFiles,
+  deleteUnnamedOriginals,
   dropPartition,
 } from './prune.repository';
 export { flushSightings, recordSightings, type Sighting } from './sightings';

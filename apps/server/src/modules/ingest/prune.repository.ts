@@ -52,3 +52,11 @@ export async function deleteUnnamedFiles(db: Queryable): Promise<number> {
       AND NOT EXISTS (SELECT 1 FROM mail_attachments a WHERE a.sha256 = f.sha256)`);
   return result.rowCount;
 }
+
+/** Deletes the originals of mail messages that no stored message names any more. */
+export async function deleteUnnamedOriginals(db: Queryable): Promise<number> {
+  const result = await db.query(sql`
+    DELETE FROM mail_originals o
+    WHERE NOT EXISTS (SELECT 1 FROM mail_messages m WHERE m.original_sha256 = o.sha256)`);
+  return result.rowCount;
+}

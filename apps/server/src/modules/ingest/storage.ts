@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { EndpointEvent, NetworkEvent } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { bulkInsert, type BulkColumn } from '../../db/bulk';
 import { copyEscape, copyJson, copyNumber, copyText, copyWritten, CopyWriter, JsonText } from '../../db/copy';
 import { sql } from '../../db/sql';
+import { packOriginal } from './mail-original';
 import type { ParsedMailMessage } from './parsers';
 import { recordSightings } from './sightings';
 
@@ -343,6 +345,7 @@ const mailColumns: BulkColumn[] = [
   { name: 'attachment_count', type: 'int4' },
   { name: 'size', type: 'int8' },
   { name: 'event', type: 'jsonb' },
+  { name: 'original_sha256', type: 'text' },
 ];
 
 const attachmentColumns: BulkColumn[] = [
@@ -379,8 +382,10 @@ export async function storeMail(
   message: ParsedMailMessage,
 ): Promise<StoredMail> {
   const [id] = await nextIds(tx, 'mail_messages', 1);
-  const recipients = [...message.to, ...message.cc].map((a) => a.address);
-  const event = { ...message, attachments: message.attachments.map(({ content: _content, ...meta }) => meta) };
+  const recipients = [...message.to, ...message.cc].flatMap((a) => (a.address === null ? [] : [a.address]));
+  const { original, ...rest } = message;
+  const event = { ...rest, attachments: message.attachments.map(({ content: _content, ...meta }) => meta) };
+  const originalSha256 = await storeOriginal(tx, ts, original);
   await bulkInsert(tx, 'mail_messages', mailColumns, [
     [
       companyId,
@@ -400,6 +405,7 @@ export async function storeMail(
       message.attachments.length,
       message.size,
       event,
+      originalSha256,
     ],
   ]);
   const attachmentIds = await nextIds(tx, 'mail_attachments', message.attachments.length);
@@ -429,6 +435,23 @@ export async function storeMail(
     message.attachments.map((a) => ({ ...a, eventKind: 'mail' as const, eventId: id! })),
   );
   return { id: id!, ts, attachmentIds };
+}
+
+/**
+ * Keeps a message's original bytes, gzip-compressed, once per SHA-256: bytes already held are
+ * neither compressed nor sent again. Answers the hash the message names them by.
+ */
+async function storeOriginal(tx: Queryable, ts: string, original: Buffer): Promise<string> {
+  const sha256 = createHash('sha256').update(original).digest('hex');
+  const { rows } = await tx.query(sql`SELECT 1 FROM mail_originals WHERE sha256 = ${sha256}`);
+  if (rows.length === 0) {
+    const packed = await packOriginal(original);
+    await tx.query(sql`
+      INSERT INTO mail_originals (sha256, size, content, first_seen)
+      VALUES (${sha256}, ${original.length}, decode(${packed.toString('base64')}, 'base64'), ${ts}::timestamptz)
+      ON CONFLICT (sha256) DO NOTHING`);
+  }
+  return sha256;
 }
 
 export interface WarehouseInput {

@@ -118,9 +118,10 @@ export async function storeBatch(
     await recordSightings(tx, companyId, files);
   } else if (input.message) {
     const mail = await storeMail(tx, companyId, batchId, receivedAt, input.message);
+    const { original: _original, ...message } = input.message;
     const event = {
-      ...input.message,
-      attachments: input.message.attachments.map(({ content: _content, ...meta }) => meta),
+      ...message,
+      attachments: message.attachments.map(({ content: _content, ...meta }) => meta),
     };
     stored.push({ kind: 'mail', companyId, id: mail.id, ts: mail.ts, event });
   }

@@ -1,4 +1,11 @@
-import { userFiltersSchema, type CurrentUser, type ProfileUpdate, type User, type UserFilters } from '@vigil/contract';
+import {
+  userFiltersSchema,
+  type CurrentUser,
+  type PrivilegedFlag,
+  type ProfileUpdate,
+  type User,
+  type UserFilters,
+} from '@vigil/contract';
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition, type TenantScope } from '../../http/tenancy';
@@ -248,6 +255,14 @@ export async function setUserArchived(db: Queryable, userId: number, archived: b
       ? sql`UPDATE users SET archived_at = now(), updated_at = now() WHERE id = ${userId} AND archived_at IS NULL`
       : sql`UPDATE users SET archived_at = NULL, updated_at = now() WHERE id = ${userId}`,
   );
+}
+
+/** Whether a user holds a privileged flag: superusers hold them all. */
+export async function holdsPrivilegedFlag(db: Queryable, userId: number, flag: PrivilegedFlag): Promise<boolean> {
+  const { rows } = await db.query<{ allowed: boolean }>(sql`
+    SELECT (is_superuser OR coalesce((privileged_settings ->> ${flag})::boolean, false)) AS allowed
+    FROM users WHERE id = ${userId}`);
+  return rows[0]?.allowed === true;
 }
 
 /** Replaces a user's privileged flags with the ones given (those that are on). */

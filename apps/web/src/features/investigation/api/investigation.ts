@@ -187,6 +187,9 @@ export function useFileDetail(sha256: string | null) {
 export const fileDownloadUrl = (sha256: string) =>
   endpointUrl(endpoints.events.warehouse.download.path, { id: sha256 });
 
+/** Where the browser downloads a mail message's original (`message/rfc822`). */
+export const mailOriginalUrl = (id: number) => endpointUrl(endpoints.events.mail.raw.path, { id });
+
 export function useProcessTree(request: ProcessTreeRequest | null) {
   return useQuery({
     queryKey: investigationKeys.tree(request ?? { host_name: '', from: '', to: '' }),
