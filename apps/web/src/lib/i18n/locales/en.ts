@@ -133,6 +133,11 @@ export const en = {
     title: 'Page not found',
     message: 'There is no page at this address. Check the link, or start again from the start page.',
   },
+  unavailable: {
+    title: 'This section is not available yet',
+    message:
+      '“{{section}}” is part of Vigil but has not been built yet. Nothing is wrong with your account or with the link: the page will open here once the section is ready.',
+  },
   start: {
     emptyTitle: 'Welcome to Vigil',
     emptyMessage: 'Your account has no sections to open yet. Ask your administrator to grant you access.',
