@@ -41,6 +41,8 @@ export const en = {
     somethingWrong: 'Something wrong happened',
     backendAnswered: 'Backend answered with {{status}}',
     network: 'The server could not be reached. Check the connection and try again.',
+    invalidTitle: 'Not accepted',
+    invalidMessage: 'The server did not accept what was sent. Check the values and try again.',
     chunkTitle: 'A new version of Vigil is available',
     chunkMessage: 'Part of the console could not be loaded. Reload the page to continue.',
     renderTitle: 'This page failed',
