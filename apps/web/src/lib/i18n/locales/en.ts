@@ -32,6 +32,9 @@ export const en = {
     failed: 'The changes could not be saved. Try again.',
     failedWithStatus: 'The changes were not accepted (the server answered {{status}}).',
   },
+  dates: {
+    entryPlaceholder: 'YYYY-MM-DD hh:mm',
+  },
   languages: { en: 'English', ru: 'Русский' },
   startup: {
     failedTitle: 'Vigil could not be reached',

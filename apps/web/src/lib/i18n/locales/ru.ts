@@ -34,6 +34,9 @@ export const ru: Translation = {
     failed: 'Не удалось сохранить изменения. Попробуйте ещё раз.',
     failedWithStatus: 'Изменения не приняты (сервер ответил {{status}}).',
   },
+  dates: {
+    entryPlaceholder: 'ДД.ММ.ГГГГ, чч:мм',
+  },
   languages: { en: 'English', ru: 'Русский' },
   startup: {
     failedTitle: 'Не удалось связаться с Vigil',
