@@ -38,7 +38,7 @@ describe('date pickers', () => {
     await page.goto(`${server.url}/settings/system-logs`);
     await page.locator('[data-testid="system-log-table"][data-loading="false"]').waitFor();
     await page.locator('.vigil-filters__date input').first().click();
-    const weekdays = page.locator('[role="dialog"] thead th');
+    const weekdays = page.locator('[data-dates-dropdown] thead th');
     await weekdays.first().waitFor();
     return weekdays.evaluateAll((cells) => cells.map((cell) => (cell as HTMLElement).innerText.trim()));
   }
