@@ -86,7 +86,8 @@ export default function EndpointEventsPage() {
       {
         id: 'action',
         header: t('investigation.endpoint.action'),
-        width: '150px',
+        // Named actions ("Попытка соединения", "Connection attempted") are longer than the codes were.
+        width: '190px',
         render: (row) => {
           const event = endpointEventOf(row).event;
           return stackCell(

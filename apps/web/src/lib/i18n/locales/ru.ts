@@ -84,7 +84,7 @@ export const ru: Translation = {
     emailDetails: 'Письмо',
     investigation: 'Расследование',
     emails: 'Письма',
-    endpointEvents: 'События на хостах',
+    endpointEvents: 'События хостов',
     files: 'Файлы',
     network: 'Сеть',
     myCompany: 'Моя компания',
