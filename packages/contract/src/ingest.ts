@@ -62,6 +62,22 @@ export const ingestAnswerSchema = z.object({
 });
 export type IngestAnswer = z.infer<typeof ingestAnswerSchema>;
 
+/**
+ * Query of the mail endpoint. `received_at`: when the message reached the company's mail server,
+ * for a relay or journal that hands mail over later than it arrived (a backlog, an archive, the
+ * demo); by default the message arrives when it is sent here. It may not lie ahead of the server's
+ * clock by more than a few minutes.
+ */
+export const mailIngestQuerySchema = z.object({
+  received_at: z.iso
+    .datetime({ offset: true, message: 'Use an ISO 8601 date and time with a zone, e.g. 2026-11-22T10:00:00Z.' })
+    .optional(),
+});
+export type MailIngestQuery = z.infer<typeof mailIngestQuerySchema>;
+
+/** How far ahead of the server's clock a mail's `received_at` may be (clocks differ a little). */
+export const MAIL_RECEIVED_AT_SKEW_MS = 5 * 60_000;
+
 // ---------------------------------------------------------------------------------------------
 // Stored-event list filters
 // ---------------------------------------------------------------------------------------------

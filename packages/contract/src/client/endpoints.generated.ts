@@ -71,6 +71,7 @@ export const endpoints = {
       list: ref<typeof declared.events.mail.list>('POST', '/api/mailing/check/'),
       count: ref<typeof declared.events.mail.count>('POST', '/api/mailing/count/'),
       get: ref<typeof declared.events.mail.get>('GET', '/api/mailing/:id/'),
+      raw: ref<typeof declared.events.mail.raw>('GET', '/api/mailing/:id/raw/'),
     },
     attachments: {
       spec: listSpec<typeof declared.events.attachments.spec>({ orderings: ['ts', 'id', 'size'], defaultOrdering: ['-ts'], filters: ['batch_id', 'company_id', 'detected_type', 'filename', 'hash', 'mail_id', 'search', 'ts_from', 'ts_to'] }),

@@ -1,4 +1,4 @@
-import { endpoints } from '@vigil/contract';
+import { endpoints, MAIL_RECEIVED_AT_SKEW_MS } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
@@ -175,9 +175,13 @@ export async function registerIngest(app: FastifyInstance, deps: ModuleDeps): Pr
     route(
       scope,
       api.mail,
-      async ({ request, reply }) => {
+      async ({ request, reply, query }) => {
         const caller = callerOf(request);
         const idempotencyKey = idempotencyKeyOf(request);
+        const receivedAt = query.received_at === undefined ? undefined : new Date(query.received_at);
+        if (receivedAt && receivedAt.getTime() > Date.now() + MAIL_RECEIVED_AT_SKEW_MS) {
+          throw ValidationError.field('received_at', 'A message cannot have arrived later than now.');
+        }
         const parsed = await parseMail(bodyBytes(request.body), { maxBytes: config.ingestMaxBodyBytes });
         return answer(reply, {
           kind: 'mail',
@@ -185,6 +189,7 @@ export async function registerIngest(app: FastifyInstance, deps: ModuleDeps): Pr
           tokenId: caller.tokenId,
           idempotencyKey,
           message: parsed.ok ? parsed.message : null,
+          ...(receivedAt ? { receivedAt: receivedAt.toISOString() } : {}),
           rejected: parsed.ok ? [] : [{ line: 0, reason: parsed.reason }],
         });
       },

@@ -55,8 +55,9 @@ export async function prepareBatch(db: Database, input: BatchInput, receivedAt: 
       input.events.map((e) => e.timestamp),
     );
   else if (input.message) {
-    await ensurePartitions(db, 'mail_messages', [receivedAt]);
-    await ensurePartitions(db, 'mail_attachments', [receivedAt]);
+    const arrived = input.receivedAt ?? receivedAt;
+    await ensurePartitions(db, 'mail_messages', [arrived]);
+    await ensurePartitions(db, 'mail_attachments', [arrived]);
   }
 }
 
@@ -117,7 +118,7 @@ export async function storeBatch(
     }
     await recordSightings(tx, companyId, files);
   } else if (input.message) {
-    const mail = await storeMail(tx, companyId, batchId, receivedAt, input.message);
+    const mail = await storeMail(tx, companyId, batchId, input.receivedAt ?? receivedAt, input.message);
     const { original: _original, ...message } = input.message;
     const event = {
       ...message,

@@ -95,7 +95,8 @@ function AddTask({ incident }: { incident: IncidentDetail }) {
   const [title, setTitle] = useState('');
   const [assigneeId, setAssigneeId] = useState<number | null>(null);
   const add = useMutation({
-    mutationFn: () => addTask(incident.id, { title: title.trim(), assigneeId }),
+    mutationFn: () =>
+      addTask(incident.id, { title: title.trim(), assigneeId }, { shownFields: ['title', 'assigneeId'] }),
     onSuccess: async () => {
       setTitle('');
       setAssigneeId(null);

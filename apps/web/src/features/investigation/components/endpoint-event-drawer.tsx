@@ -5,8 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { useEndpointEvent, type EndpointEventView, type StoredEvent } from '../api/investigation';
+import { endpointActionLabel, endpointCategoryLabel } from '../lib/codes';
 import { accountLabel } from '../lib/summaries';
-import { HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
+import { CodeName, HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
 
 type Hashes = { md5: string | null; sha1: string | null; sha256: string | null };
 
@@ -42,7 +43,9 @@ export function EndpointEventDrawer({
       title={
         event ? (
           <Group gap="sm">
-            <Text fw={600}>{event.event.action ?? t('investigation.endpoint.drawerTitle')}</Text>
+            <Text fw={600}>
+              {event.event.action ? endpointActionLabel(event.event.action) : t('investigation.endpoint.drawerTitle')}
+            </Text>
             {event.event.outcome && <OutcomeBadge outcome={event.event.outcome} />}
           </Group>
         ) : null
@@ -55,8 +58,11 @@ export function EndpointEventDrawer({
             <KeyValues
               items={[
                 [t('investigation.common.time'), formatDate(row.ts, 'isoDateTimeSeconds')],
-                [t('investigation.endpoint.action'), event.event.action],
-                [t('investigation.endpoint.category'), event.event.category.join(', ')],
+                [
+                  t('investigation.endpoint.action'),
+                  event.event.action ? <CodeName code={event.event.action} name={endpointActionLabel} /> : null,
+                ],
+                [t('investigation.endpoint.category'), event.event.category.map(endpointCategoryLabel).join(', ')],
                 [t('investigation.endpoint.code'), event.event.code],
                 [t('investigation.endpoint.provider'), event.event.provider],
                 [t('investigation.endpoint.channel'), event.event.channel],

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
 import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { endpointEventOf, endpointList, type StoredEvent } from '../api/investigation';
+import { endpointActionLabel, endpointActionSuggestions, endpointCategoryLabel } from '../lib/codes';
 import { accountLabel, endpointSummary } from '../lib/summaries';
 import { EndpointEventDrawer, OutcomeBadge } from './endpoint-event-drawer';
 import { EventListPage } from './event-list-page';
@@ -14,18 +15,6 @@ import { HashFilter, Pivot, TimeRangeFilter, eventTimeColumn } from './shared';
 type Filters = typeof endpointList.filters;
 
 const HOUR = 3_600_000;
-const actions = [
-  'process-create',
-  'process-terminate',
-  'network-connection',
-  'file-create',
-  'registry-value-set',
-  'dns-query',
-  'logon',
-  'logon-failure',
-  'user-created',
-  'start',
-];
 
 interface TreeTarget {
   hostName: string;
@@ -97,10 +86,14 @@ export default function EndpointEventsPage() {
       {
         id: 'action',
         header: t('investigation.endpoint.action'),
-        width: '150px',
+        // Named actions ("Попытка соединения", "Connection attempted") are longer than the codes were.
+        width: '190px',
         render: (row) => {
           const event = endpointEventOf(row).event;
-          return stackCell(event.action ?? event.code ?? '—', event.category.join(', '));
+          return stackCell(
+            event.action ? endpointActionLabel(event.action) : (event.code ?? '—'),
+            event.category.map(endpointCategoryLabel).join(', '),
+          );
         },
       },
       {
@@ -156,7 +149,13 @@ export default function EndpointEventsPage() {
     { kind: 'tags', name: 'hostName', label: t('investigation.endpoint.host'), testId: 'filter-host' },
     { kind: 'tags', name: 'userName', label: t('investigation.endpoint.user') },
     { kind: 'tags', name: 'processName', label: t('investigation.endpoint.process') },
-    { kind: 'tags', name: 'action', label: t('investigation.endpoint.action'), suggestions: actions },
+    {
+      kind: 'tags',
+      name: 'action',
+      label: t('investigation.endpoint.action'),
+      suggestions: endpointActionSuggestions,
+      describe: endpointActionLabel,
+    },
     {
       kind: 'choice',
       name: 'outcome',

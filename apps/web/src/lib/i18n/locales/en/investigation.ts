@@ -1,3 +1,5 @@
+import { endpointValues, networkValues } from './event-values';
+
 /** English texts of the `investigation` namespace (see ../en.ts). */
 export const investigation = {
   title: 'Investigation',
@@ -97,6 +99,7 @@ export const investigation = {
     anomalyType: 'Kind',
     anomalyEvent: 'Event',
     layer: 'Layer',
+    values: networkValues,
   },
   endpoint: {
     title: 'Endpoint events',
@@ -150,6 +153,8 @@ export const investigation = {
     registryValue: 'Value',
     registryData: 'Data',
     answers: 'Answers',
+    actions: endpointValues.actions,
+    categories: endpointValues.categories,
   },
   tree: {
     title: 'Process tree of {{host}}',

@@ -1,5 +1,6 @@
 import type { Translation } from '../../types';
 import type { investigation as english } from '../en/investigation';
+import { endpointValues, networkValues } from './event-values';
 
 /** Russian texts of the `investigation` namespace. */
 export const investigation: Translation<typeof english> = {
@@ -100,6 +101,7 @@ export const investigation: Translation<typeof english> = {
     anomalyType: 'Вид',
     anomalyEvent: 'Событие',
     layer: 'Уровень',
+    values: networkValues,
   },
   endpoint: {
     title: 'События хостов',
@@ -153,6 +155,8 @@ export const investigation: Translation<typeof english> = {
     registryValue: 'Параметр',
     registryData: 'Значение',
     answers: 'Ответы',
+    actions: endpointValues.actions,
+    categories: endpointValues.categories,
   },
   tree: {
     title: 'Дерево процессов {{host}}',
