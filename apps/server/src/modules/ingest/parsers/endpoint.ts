@@ -107,22 +107,33 @@ function normaliseEcs(record: JsonObject): EndpointEvent {
     );
   }
   const ecs = readEcs(r);
+  const shipperAction = ecs.event.action;
   const windows = readWinlog(r, timestamp);
   const fromWinlog = windows === null ? null : normaliseWindows(windows);
   const fields = fromWinlog === null ? ecs : merge(ecs, fromWinlog);
+  // This runs for every ECS event: the event group is completed in place rather than copied.
+  const event = fields.event;
   const action = vocabularyAction(ecs, fromWinlog?.event.action ?? null);
-  const categories = fields.event.category;
+  event.action = action;
+  event.shipper_action = shipperAction;
+  if (action !== null) {
+    if (event.category.length === 0) event.category = [...ACTION_CATEGORIES[action]];
+    event.outcome ??= ACTION_OUTCOMES[action] ?? null;
+  }
   return {
     timestamp,
     source_format: 'ecs',
-    ...fields,
-    event: {
-      ...fields.event,
-      action,
-      shipper_action: ecs.event.action,
-      category: categories.length > 0 || action === null ? categories : [...ACTION_CATEGORIES[action]],
-      outcome: fields.event.outcome ?? (action === null ? null : (ACTION_OUTCOMES[action] ?? null)),
-    },
+    host: fields.host,
+    event,
+    process: fields.process,
+    target_process: fields.target_process,
+    file: fields.file,
+    user: fields.user,
+    target_user: fields.target_user,
+    group: fields.group,
+    network: fields.network,
+    registry: fields.registry,
+    dns: fields.dns,
     event_data: windows === null ? {} : dataRecord(windows.data),
     raw: record,
   };
@@ -144,10 +155,30 @@ function vocabularyAction(ecs: WindowsFields, windowsAction: string | null): End
   return own === null ? null : ecsAction(own, ecs.event.category, ecs.event.outcome);
 }
 
-/** Whether nothing but the time of an event was read. */
-function onlyTime(event: EndpointEvent): boolean {
-  const { timestamp: _timestamp, source_format: _format, event_data: _data, raw: _raw, ...fields } = event;
-  return nullIfEmpty(fields) === null;
+/** Whether nothing but the time of an event was read (groups of nothing are null already). */
+function onlyTime(e: EndpointEvent): boolean {
+  const { host, event } = e;
+  return (
+    host.name === null &&
+    host.ip.length === 0 &&
+    host.os === null &&
+    event.action === null &&
+    event.shipper_action === null &&
+    event.category.length === 0 &&
+    event.code === null &&
+    event.provider === null &&
+    event.channel === null &&
+    event.outcome === null &&
+    e.process === null &&
+    e.target_process === null &&
+    e.file === null &&
+    e.user === null &&
+    e.target_user === null &&
+    e.group === null &&
+    e.network === null &&
+    e.registry === null &&
+    e.dns === null
+  );
 }
 
 /** The fields of `winner` where it has them, of `other` where it does not; groups merged field by field. */
@@ -225,6 +256,11 @@ function ipList(value: unknown, field: string): string[] {
 
 function account(owner: JsonObject, path: string) {
   return { name: text(owner, 'name', `${path}.name`), domain: text(owner, 'domain', `${path}.domain`) };
+}
+
+/** An account group, or null when the record has none. */
+function accountOf(owner: JsonObject, path: string) {
+  return owner === EMPTY ? null : nullIfEmpty(account(owner, path));
 }
 
 /** The first of the values that is not null. */
@@ -315,49 +351,66 @@ function readEcs(r: JsonObject): WindowsFields {
       ),
       integrity_level: capitalised(text(token, 'integrity_level_name', 'process.Ext.token.integrity_level_name')),
     }),
-    target_process: nullIfEmpty({
-      pid: readInteger(own(target, 'pid'), 'Target.process.pid'),
-      name: text(target, 'name', 'Target.process.name') ?? baseName(targetExecutable),
-      executable: targetExecutable,
-      entity_id: text(target, 'entity_id', 'Target.process.entity_id'),
-      granted_access: null,
-    }),
-    file: nullIfEmpty({
-      path: filePath,
-      name: text(file, 'name', 'file.name') ?? baseName(filePath),
-      hash: hashes(file, 'file'),
-      original_file_name: text(child(file, 'pe', 'file.pe'), 'original_file_name', 'file.pe.original_file_name'),
-    }),
+    // Most events act on no process: nothing to read then.
+    target_process:
+      target === EMPTY
+        ? null
+        : nullIfEmpty({
+            pid: readInteger(own(target, 'pid'), 'Target.process.pid'),
+            name: text(target, 'name', 'Target.process.name') ?? baseName(targetExecutable),
+            executable: targetExecutable,
+            entity_id: text(target, 'entity_id', 'Target.process.entity_id'),
+            granted_access: null,
+          }),
+    // Groups the record does not have are null at once: most events have only a few.
+    file:
+      file === EMPTY
+        ? null
+        : nullIfEmpty({
+            path: filePath,
+            name: text(file, 'name', 'file.name') ?? baseName(filePath),
+            hash: hashes(file, 'file'),
+            original_file_name: text(child(file, 'pe', 'file.pe'), 'original_file_name', 'file.pe.original_file_name'),
+          }),
     user: nullIfEmpty({
       ...account(user, 'user'),
       logon_id: logonId === null ? null : logonId.toLowerCase(),
     }),
-    target_user: nullIfEmpty(account(child(user, 'target', 'user.target'), 'user.target')),
-    group: nullIfEmpty(account(child(r, 'group', 'group'), 'group')),
-    network: nullIfEmpty({
-      src_ip: readIp(own(source, 'ip') ?? own(network, 'src_ip'), 'source.ip'),
-      src_port: readPort(own(source, 'port') ?? own(network, 'src_port'), 'source.port'),
-      dest_ip: readIp(own(destination, 'ip') ?? own(network, 'dest_ip'), 'destination.ip'),
-      dest_port: readPort(own(destination, 'port') ?? own(network, 'dest_port'), 'destination.port'),
-      protocol:
-        first(
-          text(network, 'transport', 'network.transport'),
-          text(network, 'protocol', 'network.protocol'),
-        )?.toLowerCase() ?? null,
-    }),
-    registry: nullIfEmpty({
-      path: text(registry, 'path', 'registry.path'),
-      hive: text(registry, 'hive', 'registry.hive'),
-      key: text(registry, 'key', 'registry.key'),
-      value: text(registry, 'value', 'registry.value'),
-      // ECS writes registry.data.strings as a list; a plain registry.data string is taken as it is.
-      data: isObject(registryData)
-        ? readStringList(own(registryData, 'strings'), 'registry.data.strings').join('\n') || null
-        : readString(registryData, 'registry.data'),
-    }),
-    dns: nullIfEmpty({
-      question: text(child(dns, 'question', 'dns.question'), 'name', 'dns.question.name'),
-      answers: dnsAnswers,
-    }),
+    target_user: accountOf(child(user, 'target', 'user.target'), 'user.target'),
+    group: accountOf(child(r, 'group', 'group'), 'group'),
+    network:
+      source === EMPTY && destination === EMPTY && network === EMPTY
+        ? null
+        : nullIfEmpty({
+            src_ip: readIp(own(source, 'ip') ?? own(network, 'src_ip'), 'source.ip'),
+            src_port: readPort(own(source, 'port') ?? own(network, 'src_port'), 'source.port'),
+            dest_ip: readIp(own(destination, 'ip') ?? own(network, 'dest_ip'), 'destination.ip'),
+            dest_port: readPort(own(destination, 'port') ?? own(network, 'dest_port'), 'destination.port'),
+            protocol:
+              first(
+                text(network, 'transport', 'network.transport'),
+                text(network, 'protocol', 'network.protocol'),
+              )?.toLowerCase() ?? null,
+          }),
+    registry:
+      registry === EMPTY
+        ? null
+        : nullIfEmpty({
+            path: text(registry, 'path', 'registry.path'),
+            hive: text(registry, 'hive', 'registry.hive'),
+            key: text(registry, 'key', 'registry.key'),
+            value: text(registry, 'value', 'registry.value'),
+            // ECS writes registry.data.strings as a list; a plain registry.data string is taken as it is.
+            data: isObject(registryData)
+              ? readStringList(own(registryData, 'strings'), 'registry.data.strings').join('\n') || null
+              : readString(registryData, 'registry.data'),
+          }),
+    dns:
+      dns === EMPTY
+        ? null
+        : nullIfEmpty({
+            question: text(child(dns, 'question', 'dns.question'), 'name', 'dns.question.name'),
+            answers: dnsAnswers,
+          }),
   };
 }

@@ -315,17 +315,20 @@ export function normaliseWindows(record: WindowsRecord): WindowsFields {
   const objectType = security && SECURITY_OBJECT.has(id) ? dataString(d, 'ObjectType') : null;
   const objectName = objectType === null ? null : dataString(d, 'ObjectName');
 
-  // The process acted upon.
+  // The process acted upon (most events have none: nothing is made for them).
   const targetExecutable = dataString(d, 'TargetImage') ?? (objectType === 'Process' ? objectName : null);
-  const target = {
-    pid: dataPid(d, 'TargetProcessId'),
-    name: baseName(targetExecutable),
-    executable: targetExecutable,
-    entity_id: dataString(d, 'TargetProcessGUID') ?? dataString(d, 'TargetProcessGuid'),
-    granted_access: hex(
-      dataString(d, 'GrantedAccess') ?? (objectType === 'Process' ? dataString(d, 'AccessMask') : null),
-    ),
-  };
+  const target =
+    targetExecutable === null && !d.has('TargetProcessId')
+      ? null
+      : nullIfEmpty({
+          pid: dataPid(d, 'TargetProcessId'),
+          name: baseName(targetExecutable),
+          executable: targetExecutable,
+          entity_id: dataString(d, 'TargetProcessGUID') ?? dataString(d, 'TargetProcessGuid'),
+          granted_access: hex(
+            dataString(d, 'GrantedAccess') ?? (objectType === 'Process' ? dataString(d, 'AccessMask') : null),
+          ),
+        });
 
   // The file.
   let filePath = dataString(d, 'TargetFilename');
@@ -424,7 +427,7 @@ export function normaliseWindows(record: WindowsRecord): WindowsFields {
       original_file_name: fileImage ? null : originalName,
       integrity_level: integrityLevel(dataString(d, 'IntegrityLevel') ?? dataString(d, 'MandatoryLabel')),
     }),
-    target_process: nullIfEmpty(target),
+    target_process: target,
     file: nullIfEmpty({
       path: filePath,
       name: baseName(filePath),
