@@ -94,6 +94,7 @@ describe('one action vocabulary', () => {
     expect(action({ action: 'log_on', category: ['authentication'], outcome: 'success' })).toBe('logon-success');
     expect(action({ action: 'Process Creation' })).toBe('process-create');
     expect(action({ action: 'file-create' })).toBe('file-create');
+    expect(action({ action: 'connection-attempted' })).toBe('network-connection');
     expect(action({ action: 'something-else' })).toBeNull();
     expect(action({ action: 'constructor' })).toBeNull();
     expect(action({ action: 'creation' })).toBeNull();

@@ -445,7 +445,7 @@ export function ecsAction(
     const found = lookup(ECS_ACTIONS, `${category.toLowerCase()}:${word}`);
     if (found !== undefined) return found;
   }
-  const plain = lookup(ECS_ACTIONS, word);
+  const plain = lookup(ECS_ACTIONS, word) ?? lookup(ECS_ACTIONS, word.replaceAll('-', '_'));
   if (plain !== undefined) return plain;
   const byOutcome = lookup(ECS_BY_OUTCOME, word);
   if (byOutcome !== undefined && (outcome === 'success' || outcome === 'failure')) return byOutcome[outcome];

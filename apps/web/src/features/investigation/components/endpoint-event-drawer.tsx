@@ -43,7 +43,11 @@ export function EndpointEventDrawer({
       title={
         event ? (
           <Group gap="sm">
-            <Text fw={600}>{actionLabel(t, event.event.action) ?? t('investigation.endpoint.drawerTitle')}</Text>
+            <Text fw={600}>
+              {actionLabel(t, event.event.action) ??
+                event.event.shipperAction ??
+                t('investigation.endpoint.drawerTitle')}
+            </Text>
             {event.event.outcome && <OutcomeBadge outcome={event.event.outcome} />}
           </Group>
         ) : null

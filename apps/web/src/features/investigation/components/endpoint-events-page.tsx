@@ -91,7 +91,9 @@ export default function EndpointEventsPage() {
         width: '150px',
         render: (row) => {
           const event = endpointEventOf(row).event;
-          return stackCell(actionLabel(t, event.action) ?? event.code ?? '—', event.category.join(', '));
+          // A sender's word outside the vocabulary is shown as it came.
+          const action = actionLabel(t, event.action) ?? event.shipperAction ?? event.code ?? '—';
+          return stackCell(action, event.category.join(', '));
         },
       },
       {
