@@ -16,6 +16,8 @@ const SHOTS = '/tmp/shots';
 const CLIENT = '10.44.0.15';
 const OTHER = '10.44.0.99';
 const HOST = 'WS-FIN-E2E';
+/** A host that sent one Sysmon event as flat Windows JSON (NXLog): rundll32 opening LSASS. */
+const DUMP_HOST = 'WS-DUMP-E2E';
 const SUBJECT = 'Quarterly statement ready';
 const ATTACHMENT = Buffer.from('Statement for Q3: please review the figures.\n');
 const ATTACHMENT_SHA256 = createHash('sha256').update(ATTACHMENT).digest('hex');
@@ -140,6 +142,24 @@ function endpointRecords() {
       destination: { ip: '203.0.113.80', port: 80 },
     },
   ];
+}
+
+/** Sysmon 10 as NXLog writes it: every field at the top level. */
+function lsassAccessRecord() {
+  return {
+    EventID: 10,
+    TimeCreated: iso(20 * MINUTE),
+    SourceName: 'Microsoft-Windows-Sysmon',
+    Channel: 'Microsoft-Windows-Sysmon/Operational',
+    Hostname: DUMP_HOST,
+    SourceProcessGUID: '{39e4a257-9c59-5f8c-6f0a-000000000700}',
+    SourceProcessId: '5872',
+    SourceImage: 'C:\\Windows\\System32\\rundll32.exe',
+    TargetProcessGUID: '{39e4a257-f12b-5f8b-0c00-000000000700}',
+    TargetProcessId: '684',
+    TargetImage: 'C:\\Windows\\system32\\lsass.exe',
+    GrantedAccess: '0x1FFFFF',
+  };
 }
 
 /** A message whose HTML tries to run scripts and to load a remote image from `pixelUrl`. */
@@ -267,7 +287,7 @@ describe('investigation pages', () => {
     };
     const ndjson = (records: object[]) => records.map((record) => JSON.stringify(record)).join('\n');
     await ingest('network', ndjson(networkRecords()), 'application/x-ndjson');
-    await ingest('endpoint', ndjson(endpointRecords()), 'application/x-ndjson');
+    await ingest('endpoint', ndjson([...endpointRecords(), lsassAccessRecord()]), 'application/x-ndjson');
     await ingest('mail', hostileMail(pixelUrl), 'message/rfc822');
     const mails = await admin.request<{ results: { id: number }[] }>('POST', '/api/mailing/check/', {
       search: SUBJECT,
@@ -460,6 +480,43 @@ describe('investigation pages', () => {
     expect(await drawer.getByTestId('file-mails').textContent()).toContain(SUBJECT);
     await drawer.getByRole('link', { name: SUBJECT }).click();
     await page.waitForURL((url) => url.pathname === `/investigation/emails/${mailId}`);
+  });
+
+  it("names endpoint actions in the console's language and shows the process an event opened", async () => {
+    const open = async () => {
+      await page.goto(`${server.url}/investigation/endpoint-events?host_name=${DUMP_HOST}`);
+      await rows('endpoint-table').first().waitFor();
+      const row = await rows('endpoint-table').first().textContent();
+      await rows('endpoint-table').first().click();
+      const drawer = page.getByTestId('endpoint-drawer');
+      await drawer.getByTestId('section-target-process').waitFor();
+      return { row, drawer };
+    };
+    const english = await open();
+    expect(english.row).toContain('Process opened by another process');
+    expect(english.row).toContain('lsass.exe (0x1fffff)');
+    const target = await english.drawer.getByTestId('section-target-process').textContent();
+    expect(target).toContain('Target process');
+    expect(target).toContain('lsass.exe');
+    expect(target).toContain('0x1fffff');
+    expect(await english.drawer.textContent()).toContain('NXLOG');
+    await screenshot(page, 'investigation-endpoint-target-process-en');
+
+    await apiInPage(page, 'PUT', '/api/users/me/', { locale: 'ru' });
+    await page.evaluate(() => localStorage.setItem('user-language', JSON.stringify('ru')));
+    try {
+      const russian = await open();
+      expect(russian.row).toContain('Доступ к процессу');
+      expect(await russian.drawer.getByTestId('section-target-process').textContent()).toContain('Целевой процесс');
+      await screenshot(page, 'investigation-endpoint-target-process-ru');
+      await page.keyboard.press('Escape');
+      await page.goto(`${server.url}/investigation/endpoint-events?host_name=${HOST}`);
+      await rows('endpoint-table').first().waitFor();
+      expect(await page.getByTestId('endpoint-table').textContent()).toContain('Создание процесса');
+    } finally {
+      await apiInPage(page, 'PUT', '/api/users/me/', { locale: 'en' });
+      await page.evaluate(() => localStorage.setItem('user-language', JSON.stringify('en')));
+    }
   });
 
   it('looks finished in both themes', async () => {

@@ -4,6 +4,7 @@
  * console uses is types (`import type … from '@vigil/contract'`), which cost nothing in the browser.
  */
 export * from './values';
+export * from './endpoint-actions';
 export { endpointUrl } from './client/url';
 export { endpoints } from './client/endpoints.generated';
 export type { EndpointRef, ListSpecRef } from './client/ref';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { detectedFileTypes } from './values';
+import { detectedFileTypes, MAX_EVENT_STRING } from './values';
 
 /*
  * Normalised events: what the ingest parsers make of the formats real tools emit (Suricata EVE
@@ -14,9 +14,6 @@ import { detectedFileTypes } from './values';
  * U+0000 becomes U+FFFD (PostgreSQL text and jsonb cannot hold NUL), and normalised strings are
  * cut at MAX_EVENT_STRING characters (raw keeps them whole).
  */
-
-/** Longest normalised string field; Windows' own limit for a command line is 32,767. */
-export const MAX_EVENT_STRING = 32_768;
 
 /** Our severity scale, shared by events, alerts and incidents. */
 export const severitySchema = z.enum(['info', 'low', 'medium', 'high', 'critical']);
@@ -166,10 +163,11 @@ export const networkEventSchema = z.object({
 export type NetworkEvent = z.infer<typeof networkEventSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Endpoint: ECS-like JSON or Windows events exported from EVTX
+// Endpoint: ECS-like JSON, Windows events exported from EVTX, or flat Windows JSON (NXLog, HELK)
 // ---------------------------------------------------------------------------------------------
 
-export const endpointSourceFormats = ['ecs', 'evtx'] as const;
+/** `ecs`: ECS-like JSON (Winlogbeat, Elastic Agent…); `evtx`: `{"Event": {"System": …}}`; `nxlog`: flat Windows JSON. */
+export const endpointSourceFormats = ['ecs', 'evtx', 'nxlog'] as const;
 
 const processRefSchema = z.object({
   pid: count.nullable(),
@@ -193,8 +191,10 @@ export const endpointEventSchema = z.object({
     os: nullableText,
   }),
   event: z.object({
-    /** What happened, kebab-case: `process-create`, `logon-failure`, `registry-value-set`… */
+    /** What happened, one name of the vocabulary (endpointActions: `process-create`, `logon-failure`…); null when the source's event is not in it. */
     action: nullableText,
+    /** The action as the shipper wrote it (`Process Create (rule: ProcessCreate)`, `start`); null when it wrote none. */
+    shipper_action: nullableText,
     /** ECS categories: process, network, file, registry, authentication, iam, configuration… */
     category: z.array(text),
     /** The Windows event id, or ECS `event.code`. */
@@ -210,10 +210,32 @@ export const endpointEventSchema = z.object({
     .extend({
       /** Sysmon ProcessGuid or ECS process.entity_id. */
       entity_id: nullableText,
-      parent: processRefSchema.nullable(),
+      parent: processRefSchema
+        .extend({
+          /** Sysmon ParentProcessGuid or ECS process.parent.entity_id. */
+          entity_id: nullableText,
+          /** The account the parent runs as, as the source wrote it (Sysmon ParentUser). */
+          user: nullableText,
+        })
+        .nullable(),
       hash: fileHashesSchema,
       /** The account the process runs as, as the source wrote it (`DOMAIN\name`). */
       user: nullableText,
+      /** The name the executable was built with (PE OriginalFileName): tells a renamed tool. */
+      original_file_name: nullableText,
+      /** Windows integrity level: Untrusted, Low, Medium, MediumPlus, High, System, Protected (or the label's SID). */
+      integrity_level: nullableText,
+    })
+    .nullable(),
+  /** The process acted upon: opened (Sysmon 10, a 4656 on a process), injected into (Sysmon 8). */
+  target_process: z
+    .object({
+      pid: count.nullable(),
+      name: nullableText,
+      executable: nullableText,
+      entity_id: nullableText,
+      /** The access mask granted to the handle, lower-case hex (`0x1010`). */
+      granted_access: nullableText,
     })
     .nullable(),
   file: z
@@ -221,10 +243,17 @@ export const endpointEventSchema = z.object({
       path: nullableText,
       name: nullableText,
       hash: fileHashesSchema,
+      /** The PE OriginalFileName of the file (Sysmon 7's loaded image, ECS file.pe). */
+      original_file_name: nullableText,
     })
     .nullable(),
   /** The account that acted (Sysmon User, the logon account of 4624/4625, the subject otherwise). */
-  user: accountSchema.nullable(),
+  user: accountSchema
+    .extend({
+      /** The logon session of that account, lower-case hex (`0x3e7`); links a logon to what it did. */
+      logon_id: nullableText,
+    })
+    .nullable(),
   /** The account acted upon: created (4720), added to a group (4732). */
   target_user: accountSchema.nullable(),
   /** The group of a membership change. */

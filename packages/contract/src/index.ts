@@ -12,6 +12,7 @@ export * from './sso';
 export * from './mail';
 export * from './auth';
 export * from './events';
+export * from './endpoint-actions';
 export * from './alerts';
 export * from './incidents';
 export * from './matchers';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpointSourceFormats } from './events';
 
 /*
  * Ingest API (`/api/ingest/…`) and the stored-event resources it feeds: network, eclipse_events,
@@ -96,6 +97,12 @@ const hash = z
   .toLowerCase()
   .regex(/^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/, 'Enter an MD5, SHA-1 or SHA-256 in hex.');
 const id = z.number().int().min(1);
+/** A Windows hex value (`0x1F3FFF`, access masks and logon ids), compared in lower case. */
+const hexText = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^0x[0-9a-f]{1,16}$/, 'Enter a hexadecimal value such as 0x1010.');
 
 const timeRange = {
   ts_from: ts.optional(),
@@ -133,7 +140,7 @@ export const endpointEventFiltersSchema = z
   .object({
     ...timeRange,
     search: z.string().trim().max(200).optional(),
-    source_format: many(z.enum(['ecs', 'evtx'])).optional(),
+    source_format: many(z.enum(endpointSourceFormats)).optional(),
     host_name: many(short).optional(),
     action: many(short).optional(),
     event_code: many(short).optional(),
@@ -147,6 +154,15 @@ export const endpointEventFiltersSchema = z
     dest_port: many(port).optional(),
     registry_path: short.optional(),
     dns_question: short.optional(),
+    /** The process acted upon (Sysmon 8 and 10), by name, either case. */
+    target_process_name: many(short).optional(),
+    /** Access granted to a process handle, in hex (`0x1010`). */
+    granted_access: many(hexText).optional(),
+    /** PE OriginalFileName of the process or of the loaded file, either case. */
+    original_file_name: many(short).optional(),
+    integrity_level: many(short).optional(),
+    /** Logon session id, in hex (`0x3e7`). */
+    logon_id: many(hexText).optional(),
   })
   .strict();
 export type EndpointEventFilters = z.infer<typeof endpointEventFiltersSchema>;

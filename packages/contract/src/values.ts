@@ -123,3 +123,6 @@ export type MaintenanceReason = (typeof maintenanceReasons)[number];
 
 /** Seconds a client should wait before asking again while the system is being updated (also in `Retry-After`). */
 export const MAINTENANCE_RETRY_AFTER_SECONDS = 5;
+
+/** Longest normalised string field; Windows' own limit for a command line is 32,767. */
+export const MAX_EVENT_STRING = 32_768;

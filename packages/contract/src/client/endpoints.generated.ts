@@ -60,7 +60,7 @@ export const endpoints = {
       get: ref<typeof declared.events.network.get>('GET', '/api/network/:id/'),
     },
     endpoint: {
-      spec: listSpec<typeof declared.events.endpoint.spec>({ orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: ['action', 'batch_id', 'company_id', 'dest_ip', 'dest_port', 'dns_question', 'event_code', 'hash', 'host_name', 'outcome', 'parent_name', 'process_name', 'registry_path', 'search', 'source_format', 'src_ip', 'ts_from', 'ts_to', 'user_name'] }),
+      spec: listSpec<typeof declared.events.endpoint.spec>({ orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: ['action', 'batch_id', 'company_id', 'dest_ip', 'dest_port', 'dns_question', 'event_code', 'granted_access', 'hash', 'host_name', 'integrity_level', 'logon_id', 'original_file_name', 'outcome', 'parent_name', 'process_name', 'registry_path', 'search', 'source_format', 'src_ip', 'target_process_name', 'ts_from', 'ts_to', 'user_name'] }),
       list: ref<typeof declared.events.endpoint.list>('POST', '/api/eclipse_events/check/'),
       count: ref<typeof declared.events.endpoint.count>('POST', '/api/eclipse_events/count/'),
       get: ref<typeof declared.events.endpoint.get>('GET', '/api/eclipse_events/:id/'),

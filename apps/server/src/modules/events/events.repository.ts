@@ -39,6 +39,11 @@ const ipEither = (a: SqlFragment, b: SqlFragment) => (value: string | string[]) 
   return values.length === 0 ? null : sql`(${a} <<= ANY(${values}::inet[]) OR ${b} <<= ANY(${values}::inet[]))`;
 };
 const contains = (column: SqlFragment) => (value: string) => filter.search(column)(value);
+/** Equal to any of the values whatever the case (Windows names: `lsass.exe`, `LSASS.EXE`). */
+const anyCase = (column: SqlFragment) => (value: string | string[]) => {
+  const values = list(value).map((v) => v.toLowerCase());
+  return values.length === 0 ? null : sql`lower(${column}) = ANY(${values}::text[])`;
+};
 
 /** Filters every time-partitioned event resource shares. */
 function timeFilters(alias: string) {
@@ -140,6 +145,11 @@ export const endpointEventList: ListResource<StoredEventRow, EndpointEventFilter
     dest_port: filter.in(sql`e.dest_port`, 'int4'),
     registry_path: contains(sql`e.registry_path`),
     dns_question: contains(sql`e.dns_question`),
+    target_process_name: anyCase(sql`e.target_process_name`),
+    granted_access: filter.in(sql`e.granted_access`, 'text'),
+    original_file_name: anyCase(sql`e.original_file_name`),
+    integrity_level: anyCase(sql`e.integrity_level`),
+    logon_id: filter.in(sql`e.logon_id`, 'text'),
   },
   orderings: timeOrderings('e'),
   defaultOrdering: ['-ts'],

@@ -242,9 +242,17 @@ const endpointColumns: BulkColumn[] = [
   { name: 'dest_port', type: 'int4' },
   { name: 'registry_path', type: 'text' },
   { name: 'dns_question', type: 'text' },
+  { name: 'target_process_name', type: 'text' },
+  { name: 'granted_access', type: 'text' },
+  { name: 'original_file_name', type: 'text' },
+  { name: 'integrity_level', type: 'text' },
+  { name: 'logon_id', type: 'text' },
   { name: 'event', type: 'json' },
   { name: 'raw', type: 'json' },
 ];
+
+/** The PE OriginalFileName a row is found by: the process's, else the loaded file's. */
+const originalFileName = (e: EndpointEvent) => e.process?.original_file_name ?? e.file?.original_file_name ?? null;
 
 export function endpointRow(
   companyId: number,
@@ -276,6 +284,11 @@ export function endpointRow(
     e.network?.dest_port ?? null,
     e.registry?.path ?? null,
     e.dns?.question ?? null,
+    e.target_process?.name ?? null,
+    e.target_process?.granted_access ?? null,
+    originalFileName(e),
+    e.process?.integrity_level ?? null,
+    e.user?.logon_id ?? null,
     withoutRaw(e),
     rawOf(e, text),
   ];
@@ -298,7 +311,7 @@ export function writeEndpointRow(
 ): void {
   const { process, file, network } = e;
   out.write(
-    `${companyId}\t${copyEscape(e.timestamp)}\t${id}\t${batchId}\t${copyEscape(e.source_format)}\t${copyText(e.host.name)}\t${copyText(e.event.action)}\t${copyText(e.event.code)}\t${copyText(e.event.outcome)}\t${copyText(process?.name)}\t${copyNumber(process?.pid)}\t${copyText(process?.command_line)}\t${copyText(process?.parent?.name)}\t${copyText(process?.hash.sha256)}\t${copyText(e.user?.name)}\t${copyText(file?.path)}\t${copyText(file?.hash.sha256)}\t${copyText(network?.src_ip)}\t${copyText(network?.dest_ip)}\t${copyNumber(network?.dest_port)}\t${copyText(e.registry?.path)}\t${copyText(e.dns?.question)}\t`,
+    `${companyId}\t${copyEscape(e.timestamp)}\t${id}\t${batchId}\t${copyEscape(e.source_format)}\t${copyText(e.host.name)}\t${copyText(e.event.action)}\t${copyText(e.event.code)}\t${copyText(e.event.outcome)}\t${copyText(process?.name)}\t${copyNumber(process?.pid)}\t${copyText(process?.command_line)}\t${copyText(process?.parent?.name)}\t${copyText(process?.hash.sha256)}\t${copyText(e.user?.name)}\t${copyText(file?.path)}\t${copyText(file?.hash.sha256)}\t${copyText(network?.src_ip)}\t${copyText(network?.dest_ip)}\t${copyNumber(network?.dest_port)}\t${copyText(e.registry?.path)}\t${copyText(e.dns?.question)}\t${copyText(e.target_process?.name)}\t${copyText(e.target_process?.granted_access)}\t${copyText(originalFileName(e))}\t${copyText(process?.integrity_level)}\t${copyText(e.user?.logon_id)}\t`,
   );
   out
     .write(copyJson(eventJson(e)))

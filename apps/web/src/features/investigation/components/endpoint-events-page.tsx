@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
 import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { endpointEventOf, endpointList, type StoredEvent } from '../api/investigation';
-import { endpointActionLabel, endpointActionSuggestions, endpointCategoryLabel } from '../lib/codes';
+import { endpointCategoryLabel } from '../lib/codes';
+import { actionLabel, actionOptions } from '../lib/actions';
 import { accountLabel, endpointSummary } from '../lib/summaries';
 import { EndpointEventDrawer, OutcomeBadge } from './endpoint-event-drawer';
 import { EventListPage } from './event-list-page';
@@ -15,6 +16,8 @@ import { HashFilter, Pivot, TimeRangeFilter, eventTimeColumn } from './shared';
 type Filters = typeof endpointList.filters;
 
 const HOUR = 3_600_000;
+/** Integrity levels as Windows names them, lowest first. */
+const integrityLevels = ['Untrusted', 'Low', 'Medium', 'MediumPlus', 'High', 'System', 'Protected'];
 
 interface TreeTarget {
   hostName: string;
@@ -90,10 +93,9 @@ export default function EndpointEventsPage() {
         width: '190px',
         render: (row) => {
           const event = endpointEventOf(row).event;
-          return stackCell(
-            event.action ? endpointActionLabel(event.action) : (event.code ?? '—'),
-            event.category.map(endpointCategoryLabel).join(', '),
-          );
+          // A sender's word outside the vocabulary is shown as it came.
+          const action = actionLabel(t, event.action) ?? event.shipperAction ?? event.code ?? '—';
+          return stackCell(action, event.category.map(endpointCategoryLabel).join(', '));
         },
       },
       {
@@ -150,11 +152,12 @@ export default function EndpointEventsPage() {
     { kind: 'tags', name: 'userName', label: t('investigation.endpoint.user') },
     { kind: 'tags', name: 'processName', label: t('investigation.endpoint.process') },
     {
-      kind: 'tags',
+      kind: 'choice',
       name: 'action',
       label: t('investigation.endpoint.action'),
-      suggestions: endpointActionSuggestions,
-      describe: endpointActionLabel,
+      options: actionOptions(t),
+      searchable: true,
+      testId: 'filter-action',
     },
     {
       kind: 'choice',
@@ -165,6 +168,21 @@ export default function EndpointEventsPage() {
         label: t(`investigation.endpoint.outcomes.${value}`),
       })),
     },
+    { kind: 'tags', name: 'targetProcessName', label: t('investigation.endpoint.targetProcess') },
+    {
+      kind: 'tags',
+      name: 'grantedAccess',
+      label: t('investigation.endpoint.grantedAccess'),
+      placeholder: '0x1010',
+    },
+    { kind: 'tags', name: 'originalFileName', label: t('investigation.endpoint.originalFileName') },
+    {
+      kind: 'choice',
+      name: 'integrityLevel',
+      label: t('investigation.endpoint.integrityLevel'),
+      options: integrityLevels,
+    },
+    { kind: 'tags', name: 'logonId', label: t('investigation.endpoint.logonId'), placeholder: '0x3e7' },
     {
       kind: 'custom',
       name: 'hash',

@@ -15,7 +15,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconAlertTriangle, IconArrowLeft, IconChevronDown, IconChevronRight, IconScissors } from '@tabler/icons-react';
-import { MAX_EVENT_STRING } from '@vigil/contract';
+import { MAX_EVENT_STRING } from '@vigil/contract/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

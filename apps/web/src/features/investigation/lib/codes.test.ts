@@ -1,13 +1,8 @@
+import { endpointActions } from '@vigil/contract/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initI18n } from '../../../lib/i18n';
 import type { NetworkEventView } from '../api/investigation';
-import {
-  endpointActionLabel,
-  endpointActionSuggestions,
-  endpointCategoryLabel,
-  networkCodeLabel,
-  networkEventTypes,
-} from './codes';
+import { endpointActionLabel, endpointCategoryLabel, networkCodeLabel, networkEventTypes } from './codes';
 import { networkSummary } from './summaries';
 
 /** A name in Russian: not the code itself, and in Cyrillic (protocol names such as DNS may stay). */
@@ -72,7 +67,7 @@ describe('codes from sensors, in Russian', () => {
       ...networkEventTypes
         .filter((code) => !protocols.has(code))
         .map((code) => [code, networkCodeLabel('eventType', code)]),
-      ...endpointActionSuggestions.map((code) => [code, endpointActionLabel(code)]),
+      ...endpointActions.map((code) => [code, endpointActionLabel(code)]),
     ].filter(([code, name]) => !isRussian(code!, name!));
     expect(unnamed).toEqual([]);
   });

@@ -116,8 +116,14 @@ export function networkSummary(
   }
 }
 
-/** The one-line summary of an endpoint event: what it touched (command line, file, registry, network, DNS, account). */
+/** The one-line summary of an endpoint event: what it touched (target process, command line, file, registry, network, DNS, account). */
 export function endpointSummary(event: EndpointEventView): string {
+  // Events stored before the target process was read have none (undefined).
+  const target = event.targetProcess;
+  if (target && (target.executable ?? target.name)) {
+    const access = target.grantedAccess ? ` (${target.grantedAccess})` : '';
+    return `→ ${target.executable ?? target.name}${access}`;
+  }
   if (event.process?.commandLine && /process|start|exec|create/i.test(event.event.action ?? '')) {
     return event.process.commandLine;
   }

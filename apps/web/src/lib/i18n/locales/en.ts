@@ -1,5 +1,6 @@
 import { alerts } from './en/alerts';
 import { dashboard } from './en/dashboard';
+import { endpointActions } from './en/endpoint-actions';
 import { graph } from './en/graph';
 import { incidents } from './en/incidents';
 import { list } from './en/list';
@@ -590,6 +591,7 @@ export const en = {
   alerts,
   incidents,
   investigation,
+  endpointActions,
   dashboard,
   graph,
 };

@@ -1,5 +1,6 @@
 import { alerts } from './ru/alerts';
 import { dashboard } from './ru/dashboard';
+import { endpointActions } from './ru/endpoint-actions';
 import { graph } from './ru/graph';
 import { incidents } from './ru/incidents';
 import { list } from './ru/list';
@@ -593,6 +594,7 @@ export const ru: Translation = {
   alerts,
   incidents,
   investigation,
+  endpointActions,
   dashboard,
   graph,
 };
