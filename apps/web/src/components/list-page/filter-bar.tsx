@@ -16,7 +16,7 @@ import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch } from '@tabler/ic
 import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isoToZonedInput, zonedInputToIso } from '../../lib/dates';
-import { DateTimeInput } from '../../lib/dates/date-time-input';
+import { DateTimeInput } from '../../lib/dates/date-time-field';
 import type { FilterKind, ListDefinition, ListState } from '../../lib/list';
 import { useSignedInUser } from '../../lib/session';
 import { useSearchBox } from '../list/use-search-box';

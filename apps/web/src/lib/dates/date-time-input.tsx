@@ -89,24 +89,27 @@ export interface DateTimeInputProps {
 
 /**
  * A date-and-time field in the user's format (see entryFormat), typed or picked from a calendar that
- * follows the interface language (see VigilDatesProvider); its placeholder shows the format.
+ * follows the interface language (see VigilDatesProvider); its placeholder shows the format. Pages
+ * take it through `date-time-field.tsx`, which loads the date library with the first date field.
  */
 export function DateTimeInput({ value, onChange, ...props }: DateTimeInputProps) {
   const { t, i18n } = useTranslation();
   const current = toPickerValue(value);
   return (
-    <DateInput
-      {...props}
-      withTime
-      value={current}
-      onChange={(next) => onChange(pickedValue(next, current))}
-      valueFormat={entryFormat(i18n.language)}
-      dateParser={parseDateTimeEntry}
-      placeholder={t('dates.entryPlaceholder')}
-      clearable
-      popoverProps={{ withinPortal: true }}
-      // Russian day and month names are written in lower case; headings start with a capital (Пн, Ноябрь).
-      styles={{ weekday: { textTransform: 'capitalize' }, calendarHeaderLevel: { textTransform: 'capitalize' } }}
-    />
+    <VigilDatesProvider>
+      <DateInput
+        {...props}
+        withTime
+        value={current}
+        onChange={(next) => onChange(pickedValue(next, current))}
+        valueFormat={entryFormat(i18n.language)}
+        dateParser={parseDateTimeEntry}
+        placeholder={t('dates.entryPlaceholder')}
+        clearable
+        popoverProps={{ withinPortal: true }}
+        // Russian day and month names are written in lower case; headings start with a capital (Пн, Ноябрь).
+        styles={{ weekday: { textTransform: 'capitalize' }, calendarHeaderLevel: { textTransform: 'capitalize' } }}
+      />
+    </VigilDatesProvider>
   );
 }

@@ -30,7 +30,7 @@ import { createWidget, deleteWidget, fetchWidgets, saveLayout, widgetKeys, type 
 import { customRange, isPeriodPreset, presetRange, type Period, type PeriodPreset } from '../lib/period';
 import { defaultSize, moveItem } from '../lib/shape';
 import { WidgetCard } from './widget-card';
-import { DateTimeInput } from '../../../lib/dates/date-time-input';
+import { DateTimeInput } from '../../../lib/dates/date-time-field';
 
 /** The period and company of the dashboard, kept in the URL (`?period=7d&company=3`, `?period=custom&from=…&to=…`). */
 function useDashboardScope() {

@@ -8,7 +8,7 @@ import { useSignedInUser } from '../../../lib/session';
 
 export { DetailSection as Section, KeyValues } from '../../../components/list-page';
 import { filesUrl } from '../../triage';
-import { DateTimeInput } from '../../../lib/dates/date-time-input';
+import { DateTimeInput } from '../../../lib/dates/date-time-field';
 import type { Column } from '../../../components/list';
 import type { StoredEvent } from '../api/investigation';
 import { networkCodeLabel } from '../lib/codes';
