@@ -176,6 +176,18 @@ describe('ingest rows', () => {
     '{"timestamp":"2026-11-22T10:00:01Z","event_type":"fileinfo","src_ip":"10.0.0.6","dest_ip":"10.0.0.7","fileinfo":{"filename":"a.exe","sha256":"' +
       'ab'.repeat(32) +
       '","size":10}}',
+    // Application-layer groups with awkward envelope addresses (quotes, backslash, comma, brace).
+    JSON.stringify({
+      timestamp: '2026-11-22T10:00:01.5Z',
+      event_type: 'smtp',
+      src_ip: '10.0.0.9',
+      dest_ip: '10.0.0.25',
+      smtp: { helo: 'h', mail_from: '<a\\"b@x.test>', rcpt_to: ['<c,d@x.test>', '"{e}" <f@x.test>', 'g\th@x.test'] },
+      tls: { serial: '0A:BC:de', sni: 'x.test' },
+      ssh: { client: { software_version: 'libssh_0.9.6' }, server: { software_version: 'OpenSSH_9.6' } },
+      dhcp: { client_mac: 'AA-BB-CC-DD-EE-FF', hostname: 'laptop\\7', assigned_ip: '10.0.0.77' },
+      fileinfo: { filename: 'b.bin', stored: true },
+    }),
   ].join('\n');
   const endpoint = [
     JSON.stringify({
@@ -225,7 +237,7 @@ describe('ingest rows', () => {
   it('writes network and endpoint events by COPY exactly as the insert of their rows stores them', async () => {
     const network = parseEveLines(eve).flatMap((r) => (r.ok ? [r] : []));
     const hosts = parseEndpointLines(endpoint).flatMap((r) => (r.ok ? [r] : []));
-    expect(network).toHaveLength(2);
+    expect(network).toHaveLength(3);
     expect(hosts).toHaveLength(2);
     await t.db.transaction(async (tx) => {
       await storeNetworkEvents(
@@ -233,7 +245,7 @@ describe('ingest rows', () => {
         1,
         1,
         network.map((r) => r.event),
-        [1, 2],
+        [1, 2, 3],
         network.map((r) => r.text),
       );
       await bulkInsert(
@@ -259,9 +271,22 @@ describe('ingest rows', () => {
     });
     for (const table of ['network_events', 'endpoint_events']) {
       const copied = await stored(table, 1);
-      expect(copied).toHaveLength(2);
+      expect(copied).toHaveLength(table === 'network_events' ? 3 : 2);
       expect(copied).toEqual(await stored(table, 2));
     }
+    const smtp = (await stored('network_events', 1))[2]!;
+    expect(smtp).toMatchObject({
+      smtp_mail_from: '<a\\"b@x.test>',
+      smtp_rcpt_to: ['<c,d@x.test>', '"{e}" <f@x.test>', 'g\th@x.test'],
+      tls_serial: '0abcde',
+      ssh_client_software: 'libssh_0.9.6',
+      ssh_server_software: 'OpenSSH_9.6',
+      dhcp_mac: 'aa:bb:cc:dd:ee:ff',
+      dhcp_hostname: 'laptop\\7',
+      dhcp_assigned_ip: '10.0.0.77',
+      file_stored: true,
+    });
+    expect((await stored('network_events', 1))[0]).toMatchObject({ smtp_rcpt_to: null, file_stored: null });
     const [alert] = await stored('network_events', 1);
     // The record as it arrived, byte for byte; the normalised event without it.
     expect(alert!.raw).toBe(eve.split('\n')[0]);

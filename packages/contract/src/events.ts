@@ -46,8 +46,37 @@ const rawSchema = z.record(z.string(), z.unknown());
 // Network: Suricata EVE JSON
 // ---------------------------------------------------------------------------------------------
 
-/** EVE event types that get their own group of fields; any other type is kept by its name. */
-export const eveEventTypes = ['alert', 'flow', 'dns', 'http', 'tls', 'fileinfo', 'anomaly'] as const;
+/**
+ * EVE event types that get their own group of fields; any other type is kept by its name, except
+ * `stats`, which is the sensor's health rather than an event (see eveStatsSchema).
+ */
+export const eveEventTypes = [
+  'alert',
+  'flow',
+  'dns',
+  'http',
+  'tls',
+  'fileinfo',
+  'anomaly',
+  'ssh',
+  'dhcp',
+  'smtp',
+] as const;
+
+/** An ATT&CK tactic id (`TA0001`). */
+export const attackTacticIdPattern = /^TA\d{4}$/;
+/** An ATT&CK technique or sub-technique id (`T1190`, `T1059.001`). */
+export const attackTechniqueIdPattern = /^T\d{4}(?:\.\d{3})?$/;
+
+/**
+ * A certificate serial number as one comparable key: lower case, without the colons Suricata
+ * writes between bytes (or dashes, spaces): `04:1A:9C` → `041a9c`. Null when nothing is left.
+ */
+export function certificateSerialKey(serial: string | null): string | null {
+  if (serial === null) return null;
+  const key = serial.replace(/[\s:-]/g, '').toLowerCase();
+  return key === '' ? null : key;
+}
 
 export const eveAlertSchema = z.object({
   /** `allowed` or `blocked` (IPS mode). */
@@ -59,8 +88,18 @@ export const eveAlertSchema = z.object({
   category: nullableText,
   /** Suricata's priority: 1 is the most severe; rules may set up to 255. */
   severity: z.number().int().min(1).max(255).nullable(),
-  /** ATT&CK technique ids from the rule's `mitre_technique_id` metadata (ET rules carry it). */
-  mitre_technique_ids: z.array(text),
+  /** ATT&CK tactic ids from the rule's `mitre_tactic_id` metadata, upper case, each once. */
+  mitre_tactic_ids: z.array(z.string().regex(attackTacticIdPattern)),
+  /**
+   * ATT&CK technique ids from the rule's `mitre_technique_id` (and `mitre_subtechnique_id`)
+   * metadata, upper case, each once (ET rules carry them).
+   */
+  mitre_technique_ids: z.array(z.string().regex(attackTechniqueIdPattern)),
+  /**
+   * The rule's `metadata` keyword as Suricata logs it: each key with its values in order
+   * (`signature_severity`, `deployment`, `affected_product`, `created_at`, `updated_at`…).
+   */
+  metadata: z.record(z.string(), z.array(text)),
 });
 
 export const dnsAnswerSchema = z.object({
@@ -88,6 +127,12 @@ export const eveHttpSchema = z.object({
   http_content_type: nullableText,
   /** Response body length in bytes. */
   length: count.nullable(),
+  /** `HTTP/1.1`, `HTTP/2`… */
+  protocol: nullableText,
+  /** The Referer header (EVE spells it `http_refer`). */
+  http_refer: nullableText,
+  /** The Location header of a redirect. */
+  redirect: nullableText,
 });
 
 export const eveTlsSchema = z.object({
@@ -99,6 +144,11 @@ export const eveTlsSchema = z.object({
   ja3: nullableText,
   ja3s: nullableText,
   ja4: nullableText,
+  /** The server certificate's serial number as Suricata writes it (`04:1A:9C:…`). */
+  serial: nullableText,
+  /** The certificate's validity (EVE `notbefore`, `notafter`; UTC). */
+  notbefore: eventTimestampSchema.nullable(),
+  notafter: eventTimestampSchema.nullable(),
 });
 
 export const eveFileinfoSchema = z.object({
@@ -110,6 +160,10 @@ export const eveFileinfoSchema = z.object({
   sha256: sha256.nullable(),
   /** CLOSED, TRUNCATED, ERROR… */
   state: nullableText,
+  /** Whether the sensor wrote the file to its file store. */
+  stored: z.boolean().nullable(),
+  /** Whether packets of the file were missing (its bytes and hashes are then not the whole file). */
+  gaps: z.boolean().nullable(),
 });
 
 export const eveFlowSchema = z.object({
@@ -129,9 +183,117 @@ export const eveAnomalySchema = z.object({
   layer: nullableText,
 });
 
+/** TCP flags seen on a flow (EVE `tcp`, logged with flow records). */
+export const eveTcpSchema = z.object({
+  /** Flags of both directions, in hex as Suricata writes them (`1b`). */
+  tcp_flags: nullableText,
+  /** To server, to client. */
+  tcp_flags_ts: nullableText,
+  tcp_flags_tc: nullableText,
+  /** The flags that were set, by name: syn, fin, rst, psh, ack, urg, ecn, cwr. */
+  flags: z.array(text),
+  /** The TCP state when the flow ended (`closed`, `established`…). */
+  state: nullableText,
+});
+
+/** One side of an SSH session. */
+export const eveSshPartySchema = z.object({
+  /** `2.0` */
+  proto_version: nullableText,
+  /** The software banner: `OpenSSH_8.9p1`, `libssh2_1.10.0`, `PuTTY_Release_0.78`… */
+  software_version: nullableText,
+  /** The HASSH fingerprint (MD5) of its key-exchange offer, where Suricata computes it. */
+  hassh: nullableText,
+});
+
+export const eveSshSchema = z.object({
+  client: eveSshPartySchema.nullable(),
+  server: eveSshPartySchema.nullable(),
+});
+
+export const eveDhcpSchema = z.object({
+  /** `request` or `reply` (the BOOTP operation). */
+  type: nullableText,
+  /** The transaction id. */
+  id: count.nullable(),
+  /** The message: discover, offer, request, decline, ack, nak, release, inform. */
+  dhcp_type: nullableText,
+  /** The client's hardware address, lower case, colon-separated. */
+  client_mac: z
+    .string()
+    .regex(/^[0-9a-f]{2}(?::[0-9a-f]{2})*$/)
+    .nullable(),
+  /** The address the client already has (`ciaddr`). */
+  client_ip: ipAddressSchema.nullable(),
+  /** The address the server gives (`yiaddr`). */
+  assigned_ip: ipAddressSchema.nullable(),
+  /** The address the client asks for (option 50). */
+  requested_ip: ipAddressSchema.nullable(),
+  relay_ip: ipAddressSchema.nullable(),
+  next_server_ip: ipAddressSchema.nullable(),
+  /** The host name the client gave (option 12). */
+  hostname: nullableText,
+  /** Lease time in seconds. */
+  lease_time: count.nullable(),
+  subnet_mask: nullableText,
+  routers: z.array(ipAddressSchema),
+  dns_servers: z.array(ipAddressSchema),
+});
+
+/** SMTP session (EVE `smtp`) and the message it carried (EVE `email`). */
+export const eveSmtpSchema = z.object({
+  helo: nullableText,
+  /** The MAIL FROM argument as sent (`<a@example.com>`). */
+  mail_from: nullableText,
+  /** The RCPT TO arguments as sent. */
+  rcpt_to: z.array(text),
+  /** The message's From, To, Cc and Subject headers (EVE `email`). */
+  from: nullableText,
+  to: z.array(text),
+  cc: z.array(text),
+  subject: nullableText,
+  /** The names of its attachments. */
+  attachments: z.array(text),
+  /** How far Suricata parsed the message (`PARSE_DONE`…). */
+  status: nullableText,
+});
+
+/**
+ * Counters of a Suricata `stats` record, since the sensor started (EVE `stats`, summed over its
+ * threads). A stats record is not stored as a network event: it becomes the sensor's latest health.
+ * Counters above 2^53 are approximate here; the stored stats object keeps their digits.
+ */
+const counter = z.number().min(0);
+export const eveStatsSchema = z.object({
+  /** Seconds since the sensor started. */
+  uptime: counter.nullable(),
+  /** Packets the capture (AF_PACKET, PF_RING…) received, and dropped before Suricata saw them. */
+  capture_kernel_packets: counter.nullable(),
+  capture_kernel_drops: counter.nullable(),
+  capture_errors: counter.nullable(),
+  /** Packets and bytes decoded, and packets that could not be. */
+  decoder_pkts: counter.nullable(),
+  decoder_bytes: counter.nullable(),
+  decoder_invalid: counter.nullable(),
+  /** Flows seen (TCP, UDP, ICMP). */
+  flows: counter.nullable(),
+  tcp_sessions: counter.nullable(),
+  /** Gaps in reassembled TCP streams (a sign of lost packets). */
+  tcp_reassembly_gaps: counter.nullable(),
+  /** Alerts raised, and alerts lost because the per-packet alert queue overflowed. */
+  detect_alerts: counter.nullable(),
+  detect_alert_queue_overflows: counter.nullable(),
+  /** Rules loaded and rules that failed to load, from the latest rule reload. */
+  rules_loaded: counter.nullable(),
+  rules_failed: counter.nullable(),
+  /** Application-layer errors of every protocol (gaps, allocation, parser, internal). */
+  app_layer_errors: counter.nullable(),
+});
+export type EveStats = z.infer<typeof eveStatsSchema>;
+
 export const networkEventSchema = z.object({
   timestamp: eventTimestampSchema,
-  /** EVE `event_type`: one of eveEventTypes or any other name Suricata uses (`stats`, `smb`…). */
+  /** EVE `event_type`: one of eveEventTypes, `stats`, or any other name Suricata uses (`smb`…). */
   event_type: z.string().min(1).max(64),
   src_ip: ipAddressSchema.nullable(),
   src_port: portSchema.nullable(),
@@ -157,6 +319,12 @@ export const networkEventSchema = z.object({
   fileinfo: eveFileinfoSchema.nullable(),
   flow: eveFlowSchema.nullable(),
   anomaly: eveAnomalySchema.nullable(),
+  tcp: eveTcpSchema.nullable(),
+  ssh: eveSshSchema.nullable(),
+  dhcp: eveDhcpSchema.nullable(),
+  smtp: eveSmtpSchema.nullable(),
+  /** The counters of a `stats` record (null for every other type). */
+  stats: eveStatsSchema.nullable(),
   /** The EVE record; a flow_id above 2^53 is kept there as its exact decimal text. */
   raw: rawSchema,
 });

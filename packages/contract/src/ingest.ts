@@ -103,6 +103,17 @@ const hexText = z
   .trim()
   .toLowerCase()
   .regex(/^0x[0-9a-f]{1,16}$/, 'Enter a hexadecimal value such as 0x1010.');
+/** A hardware address, with colons, dashes or neither (`00:1a:2b:3c:4d:5e`). */
+const mac = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-fA-F]{2}(?:[:-]?[0-9a-fA-F]{2}){5}$/, 'Enter a MAC address such as 00:1a:2b:3c:4d:5e.');
+/** A certificate serial number in hex, with or without the colons between bytes. */
+const serial = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(/^[0-9a-fA-F][0-9a-fA-F:\s-]*$/, 'Enter the serial number in hex, with or without colons.');
 
 const timeRange = {
   ts_from: ts.optional(),
@@ -132,6 +143,20 @@ export const networkEventFiltersSchema = z
     http_hostname: short.optional(),
     tls_sni: short.optional(),
     file_sha256: hash.optional(),
+    /** Whether the sensor wrote the file to its file store. */
+    file_stored: z.boolean().optional(),
+    /** The server certificate's serial number (any case, colons or not). */
+    tls_serial: serial.optional(),
+    /** Part of the SSH client's or server's software banner (`OpenSSH_7.4`, `libssh`). */
+    ssh_software: short.optional(),
+    /** The DHCP client's hardware address. */
+    dhcp_mac: many(mac).optional(),
+    /** Part of the host name a DHCP client gave. */
+    dhcp_hostname: short.optional(),
+    /** The address a DHCP server gave, or a block it lies in. */
+    dhcp_assigned_ip: many(ipOrCidr).optional(),
+    /** Part of an SMTP envelope address: MAIL FROM or any RCPT TO. */
+    smtp_address: short.optional(),
   })
   .strict();
 export type NetworkEventFilters = z.infer<typeof networkEventFiltersSchema>;

@@ -1,4 +1,5 @@
 import {
+  certificateSerialKey,
   endpointEventFiltersSchema,
   mailAttachmentFiltersSchema,
   mailMessageFiltersSchema,
@@ -44,6 +45,14 @@ const anyCase = (column: SqlFragment) => (value: string | string[]) => {
   const values = list(value).map((v) => v.toLowerCase());
   return values.length === 0 ? null : sql`lower(${column}) = ANY(${values}::text[])`;
 };
+/** `%value%` for ILIKE, with the value's own `\`, `%` and `_` taken literally. */
+const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** A MAC address as the parser stores it: lower case, colon-separated. */
+const macKey = (value: string) =>
+  value
+    .toLowerCase()
+    .replace(/[^0-9a-f]/g, '')
+    .replace(/(..)(?!$)/g, '$1:');
 
 /** Filters every time-partitioned event resource shares. */
 function timeFilters(alias: string) {
@@ -108,6 +117,17 @@ export const networkEventList: ListResource<StoredEventRow, NetworkEventFilters,
     http_hostname: contains(sql`e.http_hostname`),
     tls_sni: contains(sql`e.tls_sni`),
     file_sha256: filter.eq(sql`e.file_sha256`),
+    file_stored: (value) => sql`e.file_stored = ${value}`,
+    tls_serial: (value) => sql`e.tls_serial = ${certificateSerialKey(value)}`,
+    ssh_software: filter.search(sql`e.ssh_client_software`, sql`e.ssh_server_software`),
+    dhcp_mac: (value) => sql`e.dhcp_mac = ANY(${list(value).map(macKey)}::text[])`,
+    dhcp_hostname: contains(sql`e.dhcp_hostname`),
+    dhcp_assigned_ip: ipFilter(sql`e.dhcp_assigned_ip`),
+    smtp_address: (value) =>
+      sql.or([
+        filter.search(sql`e.smtp_mail_from`)(value),
+        sql`EXISTS (SELECT 1 FROM unnest(e.smtp_rcpt_to) r WHERE r ILIKE ${likePattern(value)})`,
+      ]),
   },
   orderings: timeOrderings('e'),
   defaultOrdering: ['-ts'],

@@ -1,6 +1,6 @@
-// The ingest module is the one writer of what arrives: events, mail, batch records and the file
-// warehouse. The pipeline's store step writes through these inside the batch's transaction, and
-// retention (events/retention.ts) deletes through them.
+// The ingest module is the one writer of what arrives: events, mail, batch records, the file
+// warehouse and the sensors' health. The pipeline's store step writes through these inside the
+// batch's transaction, and retention (events/retention.ts) deletes through them.
 export type { BatchInput, BatchKind, Rejection } from './batch';
 export { findBatch, insertBatch, type BatchRecord } from './batches.repository';
 export {
@@ -11,6 +11,7 @@ export {
   deleteUnnamedOriginals,
   dropPartition,
 } from './prune.repository';
+export { separateStats, storeSensorHealth, type StatsReport } from './sensor-health.repository';
 export { flushSightings, recordSightings, type Sighting } from './sightings';
 export {
   ensurePartitions,

@@ -1,8 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { EndpointEvent, NetworkEvent } from '@vigil/contract';
+import { certificateSerialKey, type EndpointEvent, type NetworkEvent } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { bulkInsert, type BulkColumn } from '../../db/bulk';
-import { copyEscape, copyJson, copyNumber, copyText, copyWritten, CopyWriter, JsonText } from '../../db/copy';
+import {
+  arrayLiteral,
+  copyEscape,
+  copyJson,
+  copyNumber,
+  copyText,
+  copyWritten,
+  CopyWriter,
+  JsonText,
+} from '../../db/copy';
 import { sql } from '../../db/sql';
 import { packOriginal } from './mail-original';
 import type { ParsedMailMessage } from './parsers';
@@ -107,7 +116,37 @@ const networkColumns: BulkColumn[] = [
   { name: 'file_sha256', type: 'text' },
   { name: 'event', type: 'json' },
   { name: 'raw', type: 'json' },
+  // Filterable fields of the application-layer groups (migration network_protocol_fields).
+  { name: 'file_stored', type: 'bool' },
+  { name: 'tls_serial', type: 'text' },
+  { name: 'ssh_client_software', type: 'text' },
+  { name: 'ssh_server_software', type: 'text' },
+  { name: 'dhcp_mac', type: 'text' },
+  { name: 'dhcp_hostname', type: 'text' },
+  { name: 'dhcp_assigned_ip', type: 'inet' },
+  { name: 'smtp_mail_from', type: 'text' },
+  { name: 'smtp_rcpt_to', type: 'text[]' },
 ];
+
+/** A bool column in COPY text format, or `\N` for NULL. */
+function copyBool(value: boolean | null | undefined): string {
+  return value === null || value === undefined ? '\\N' : value ? 't' : 'f';
+}
+
+/** The columns of the application-layer groups (after `raw`), in the order of `networkColumns`. */
+function protocolValues(e: NetworkEvent): unknown[] {
+  return [
+    e.fileinfo?.stored ?? null,
+    certificateSerialKey(e.tls?.serial ?? null),
+    e.ssh?.client?.software_version ?? null,
+    e.ssh?.server?.software_version ?? null,
+    e.dhcp?.client_mac ?? null,
+    e.dhcp?.hostname ?? null,
+    e.dhcp?.assigned_ip ?? null,
+    e.smtp?.mail_from ?? null,
+    e.smtp && e.smtp.rcpt_to.length > 0 ? e.smtp.rcpt_to : null,
+  ];
+}
 
 function withoutRaw<T extends { raw: unknown }>(event: T): Omit<T, 'raw'> {
   const { raw: _raw, ...rest } = event;
@@ -138,6 +177,9 @@ function rawJson(event: { raw: unknown }, text: string | undefined): string {
   return text ?? JSON.stringify(event.raw);
 }
 
+/** The nine application-layer columns of an event that has none of their groups. */
+const NO_PROTOCOL_VALUES = '\t\\N'.repeat(9);
+
 /** `networkColumns`' names, in order: the columns of `writeNetworkRow`. */
 export const networkColumnNames = networkColumns.map((c) => c.name);
 
@@ -162,6 +204,15 @@ export function writeNetworkRow(
     .write(copyJson(eventJson(e)))
     .write('\t')
     .write(copyJson(rawJson(e, text)));
+  // Most events carry none of the application-layer groups: their nine columns are NULL.
+  if (e.fileinfo === null && e.tls === null && e.ssh === null && e.dhcp === null && e.smtp === null) {
+    out.write(NO_PROTOCOL_VALUES);
+  } else {
+    const { fileinfo, ssh, dhcp, smtp } = e;
+    out.write(
+      `\t${copyBool(fileinfo?.stored)}\t${copyText(certificateSerialKey(e.tls?.serial ?? null))}\t${copyText(ssh?.client?.software_version)}\t${copyText(ssh?.server?.software_version)}\t${copyText(dhcp?.client_mac)}\t${copyText(dhcp?.hostname)}\t${copyText(dhcp?.assigned_ip)}\t${copyText(smtp?.mail_from)}\t${smtp && smtp.rcpt_to.length > 0 ? copyEscape(arrayLiteral(smtp.rcpt_to)) : '\\N'}`,
+    );
+  }
   out.endRow();
 }
 
@@ -193,6 +244,7 @@ export function networkRow(companyId: number, batchId: number, id: number, e: Ne
     e.fileinfo?.sha256 ?? null,
     withoutRaw(e),
     rawOf(e, text),
+    ...protocolValues(e),
   ];
 }
 

@@ -3,9 +3,11 @@ import {
   ensurePartitions,
   insertBatch,
   recordSightings,
+  separateStats,
   storeEndpointEvents,
   storeMail,
   storeNetworkEvents,
+  storeSensorHealth,
   type BatchInput,
   type Sighting,
 } from '../ingest/ingest.service';
@@ -74,9 +76,11 @@ export async function storeBatch(
 ): Promise<{ batchId: number; stored: StoredEvent[] }> {
   const { companyId, kind, idempotencyKey } = input;
   const accepted = acceptedOf(input);
+  // A sensor's stats records are its health, not network events: they are kept apart.
+  const network = input.kind === 'network' ? separateStats(input.events, input.texts) : null;
   // The batch record and the events' ids in one round trip.
   const sequence = input.kind === 'mail' ? null : `${input.kind}_events_id_seq`;
-  const count = input.kind === 'mail' ? 0 : input.events.length;
+  const count = input.kind === 'mail' ? 0 : (network ?? input).events.length;
   const record = await insertBatch(
     tx,
     { companyId, kind, idempotencyKey, tokenId: input.tokenId, accepted, rejected: input.rejected },
@@ -87,8 +91,9 @@ export async function storeBatch(
   const ids = (record.ids ?? []).map(Number);
   const stored: StoredEvent[] = [];
   if (input.kind === 'network') {
+    const { events, texts, stats } = network ?? separateStats(input.events, input.texts);
     const files: Sighting[] = [];
-    const refs = await storeNetworkEvents(tx, companyId, batchId, input.events, ids, input.texts);
+    const refs = await storeNetworkEvents(tx, companyId, batchId, events, ids, texts);
     for (let i = 0; i < refs.length; i++) {
       const { id, ts, event } = refs[i]!;
       stored.push({ kind: 'network', companyId, id, ts, event });
@@ -97,6 +102,7 @@ export async function storeBatch(
     }
     // Files Suricata saw on the wire: the company's sightings (no bytes) in warehouse/hashes.
     await recordSightings(tx, companyId, files);
+    await storeSensorHealth(tx, companyId, input.tokenId, stats);
   } else if (input.kind === 'endpoint') {
     const files: Sighting[] = [];
     const refs = await storeEndpointEvents(tx, companyId, batchId, input.events, ids, input.texts);

@@ -11,6 +11,9 @@ import {
   FILEINFO,
   FLOW,
   HTTP,
+  DHCP,
+  SMTP,
+  SSH,
   STATS,
   TLS,
 } from './fixtures/eve';
@@ -52,7 +55,14 @@ describe('EVE alerts', () => {
         signature: 'ET USER_AGENTS Go HTTP Client User-Agent',
         category: 'Potentially Bad Traffic',
         severity: 2,
+        mitre_tactic_ids: ['TA0011'],
         mitre_technique_ids: ['T1071', 'T1071.001'],
+        metadata: {
+          attack_target: ['Client_Endpoint'],
+          mitre_tactic_id: ['TA0011'],
+          mitre_technique_id: ['T1071', 'T1071.001', 'not-an-id'],
+          signature_severity: ['Informational'],
+        },
       },
       http: { hostname: 'update.example-cdn.net', url: '/api/v2/check?id=77', status: 200, length: 512 },
       flow: { pkts_toserver: 4, bytes_toclient: 1048, start: '2024-03-12T14:02:11.40122Z', end: null, state: null },
@@ -158,6 +168,9 @@ describe('EVE event types', () => {
       http_user_agent: 'Mozilla/5.0 (Windows NT; Windows NT 10.0; en-US) WindowsPowerShell/5.1.19041.3031',
       http_content_type: 'application/octet-stream',
       length: 73802,
+      protocol: 'HTTP/1.1',
+      http_refer: null,
+      redirect: null,
     });
   });
 
@@ -171,6 +184,9 @@ describe('EVE event types', () => {
       ja3: '72a589da586844d7f0818ce684948eea',
       ja3s: 'f4febc55ea12b31ae17cfb7e614afda8',
       ja4: null,
+      serial: '04:1A:9C:55:30:FE:8B:20:6D:91:E0:2B:C3:47:AB:10:22:90',
+      notbefore: '2024-02-01T00:00:00Z',
+      notafter: '2024-05-01T00:00:00Z',
     });
   });
 
@@ -184,6 +200,8 @@ describe('EVE event types', () => {
         sha1: 'aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d',
         sha256: '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824',
         state: 'CLOSED',
+        stored: false,
+        gaps: false,
       },
       http: { url: '/payload/stage2.bin' },
     });
@@ -201,13 +219,89 @@ describe('EVE event types', () => {
   });
 
   it('keeps other event types by name, with what they have', () => {
+    const smb = { ...FLOW, event_type: 'smb', smb: { command: 'SMB2_COMMAND_CREATE', filename: 'share\\a.txt' } };
+    expect(one(smb)).toMatchObject({ event_type: 'smb', src_ip: FLOW.src_ip, dns: null, stats: null, raw: smb });
+  });
+
+  it('stats: the counters an operator reads first, and no network fields', () => {
     expect(one(STATS)).toMatchObject({
       event_type: 'stats',
       src_ip: null,
-      src_port: null,
       flow_id: null,
       dns: null,
       raw: STATS,
+      stats: {
+        uptime: 3600,
+        capture_kernel_packets: 1200441,
+        capture_kernel_drops: 0,
+        capture_errors: null,
+        decoder_pkts: null,
+        flows: null,
+        app_layer_errors: null,
+      },
+    });
+    expect(one({ ...FLOW, stats: { uptime: 1 } }).stats).toBeNull();
+  });
+
+  it('tcp flags of a flow, by name and in hex', () => {
+    expect(one(FLOW).tcp).toEqual({
+      tcp_flags: '1b',
+      tcp_flags_ts: null,
+      tcp_flags_tc: null,
+      flags: ['syn', 'fin', 'psh', 'ack'],
+      state: 'closed',
+    });
+  });
+
+  it('ssh client and server software', () => {
+    expect(one(SSH).ssh).toEqual({
+      client: { proto_version: '2.0', software_version: 'PuTTY_Release_0.78', hassh: null },
+      server: { proto_version: '2.0', software_version: 'OpenSSH_7.4', hassh: null },
+    });
+    expect(one({ ...SSH, ssh: { server: { software_version: 'dropbear_2022.83' } } }).ssh).toEqual({
+      client: null,
+      server: { proto_version: null, software_version: 'dropbear_2022.83', hassh: null },
+    });
+  });
+
+  it('dhcp: the device, the address it was given and its host name; 0.0.0.0 is no address', () => {
+    expect(one(DHCP).dhcp).toEqual({
+      type: 'reply',
+      id: 1021331,
+      dhcp_type: 'ack',
+      client_mac: '00:1a:2b:3c:4d:5e',
+      client_ip: null,
+      assigned_ip: '10.20.1.57',
+      requested_ip: null,
+      relay_ip: null,
+      next_server_ip: null,
+      hostname: 'WS-FIN-07',
+      lease_time: 3600,
+      subnet_mask: '255.255.255.0',
+      routers: ['10.20.1.1'],
+      dns_servers: [],
+    });
+    expect(one({ ...DHCP, dhcp: { ...DHCP.dhcp, client_mac: '00-1A-2B-3C-4D-5E' } }).dhcp?.client_mac).toBe(
+      '00:1a:2b:3c:4d:5e',
+    );
+  });
+
+  it('smtp: the envelope and the message it carried', () => {
+    expect(one(SMTP).smtp).toEqual({
+      helo: 'mail.example.net',
+      mail_from: '<billing@example.net>',
+      rcpt_to: ['<ap@example.com>'],
+      from: '<billing@example.net>',
+      to: ['<ap@example.com>'],
+      cc: [],
+      subject: null,
+      attachments: ['invoice.zip'],
+      status: 'PARSE_DONE',
+    });
+    expect(one({ ...SMTP, smtp: undefined }).smtp).toMatchObject({
+      helo: null,
+      rcpt_to: [],
+      from: '<billing@example.net>',
     });
   });
 });
@@ -230,6 +324,27 @@ describe('EVE refusals', () => {
     [{ ...HTTP, http: 'GET /' }, 'line 1: http must be an object, found "GET /"'],
     [{ ...HTTP, http: { ...HTTP.http, status: 'OK' } }, /^line 1: http.status must be a whole number from 0 to 999/],
     [{ ...HTTP, flow: { bytes_toserver: -1 } }, /^line 1: flow.bytes_toserver must be a whole number of 0 or more/],
+    [{ ...DHCP, dhcp: { client_mac: 'laptop' } }, 'line 1: dhcp.client_mac is not a MAC address ("laptop")'],
+    [{ ...DHCP, dhcp: { assigned_ip: '10.20.1' } }, 'line 1: dhcp.assigned_ip is not an IP address ("10.20.1")'],
+    [{ ...FILEINFO, fileinfo: { stored: 'yes' } }, 'line 1: fileinfo.stored must be true or false, found "yes"'],
+    [{ ...SSH, ssh: { client: 'PuTTY' } }, 'line 1: ssh.client must be an object, found "PuTTY"'],
+    [{ ...SMTP, email: ['x'] }, 'line 1: email must be an object, found a list'],
+    [{ ...TLS, tls: { notafter: 'soon' } }, /^line 1: tls.notafter is not a timestamp/],
+    [{ ...STATS, stats: undefined }, 'line 1: a stats record needs a stats object'],
+    [{ ...STATS, stats: 42 }, 'line 1: stats must be an object, found 42'],
+    [{ ...STATS, stats: { uptime: -3 } }, 'line 1: stats.uptime must be a count from 0 to 2^63-1, found -3'],
+    [
+      { ...STATS, stats: { decoder: { pkts: 'many' } } },
+      /^line 1: stats.decoder.pkts must be a count .*, found "many"$/,
+    ],
+    [
+      { ...STATS, stats: { decoder: { bytes: 1e19 } } },
+      /^line 1: stats.decoder.bytes must be a count from 0 to 2\^63-1/,
+    ],
+    [
+      { ...ALERT, alert: { ...ALERT.alert, metadata: ['T1071'] } },
+      'line 1: alert.metadata must be an object, found a list',
+    ],
   ])('%#: %j', (record, expected) => {
     const got = reason(JSON.stringify(record));
     if (typeof expected === 'string') expect(got).toBe(expected);

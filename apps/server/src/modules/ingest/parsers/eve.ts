@@ -1,9 +1,10 @@
-import type { NetworkEvent, Severity } from '@vigil/contract';
+import { attackTacticIdPattern, attackTechniqueIdPattern, type NetworkEvent, type Severity } from '@vigil/contract';
+import { readBoolean, readDhcp, readSmtp, readSsh, readTcp } from './eve-protocols';
+import { readStats } from './eve-stats';
 import { type LineParseOptions, type LineResult, parseJsonLine, parseJsonLines, rawTopLevelNumber } from './lines';
 import {
   FieldError,
   describe,
-  get,
   isObject,
   nullIfEmpty,
   readHash,
@@ -11,6 +12,7 @@ import {
   readIp,
   readPort,
   readString,
+  readStringList,
   readTimestamp,
   type JsonObject,
 } from './values';
@@ -38,7 +40,6 @@ export function eveSeverity(severity: number | null): Severity {
 }
 
 const MAX_UINT64 = 18_446_744_073_709_551_615n;
-const TECHNIQUE_ID = /^T\d{4}(?:\.\d{3})?$/;
 
 /** Parses Suricata EVE JSON, one object per line. Never throws. */
 export function parseEveLines(body: string | Uint8Array, options: LineParseOptions = {}): LineResult<NetworkEvent>[] {
@@ -84,8 +85,21 @@ export function normaliseEve(record: JsonObject, text: string): NetworkEvent {
     fileinfo: readGroup(record, 'fileinfo', readFileinfo),
     flow: readGroup(record, 'flow', readFlow),
     anomaly: readGroup(record, 'anomaly', readAnomaly),
+    tcp: readGroup(record, 'tcp', readTcp),
+    ssh: readGroup(record, 'ssh', readSsh),
+    dhcp: readGroup(record, 'dhcp', readDhcp),
+    smtp: readSmtp(record),
+    stats: eventType === 'stats' ? readStatsRecord(record) : null,
     raw: record,
   };
+}
+
+/** The counters of a `stats` record, which must carry its stats object. */
+function readStatsRecord(record: JsonObject): NetworkEvent['stats'] {
+  const stats = record.stats;
+  if (stats === undefined || stats === null) throw new FieldError('a stats record needs a stats object');
+  if (!isObject(stats)) throw new FieldError(`stats must be an object, found ${describe(stats)}`);
+  return readStats(stats);
 }
 
 /** A per-type object, read whenever present (an alert carries the http/tls/dns of its flow too). */
@@ -118,7 +132,7 @@ function readAlert(record: JsonObject, eventType: string): NetworkEvent['alert']
   if (!isObject(alert)) throw new FieldError(`alert must be an object, found ${describe(alert)}`);
   const signatureId = readInteger(alert.signature_id, 'alert.signature_id');
   if (signatureId === null) throw new FieldError('missing alert.signature_id');
-  const techniques = get(alert, 'metadata.mitre_technique_id');
+  const metadata = readMetadata(alert.metadata);
   return {
     action: readString(alert.action, 'alert.action'),
     gid: readInteger(alert.gid, 'alert.gid'),
@@ -127,10 +141,42 @@ function readAlert(record: JsonObject, eventType: string): NetworkEvent['alert']
     signature: readString(alert.signature, 'alert.signature') ?? '',
     category: readString(alert.category, 'alert.category'),
     severity: readInteger(alert.severity, 'alert.severity', { min: 1, max: 255 }),
-    mitre_technique_ids: (Array.isArray(techniques) ? techniques : [techniques]).filter(
-      (id): id is string => typeof id === 'string' && TECHNIQUE_ID.test(id),
-    ),
+    mitre_tactic_ids: attackIds(metadata, ['mitre_tactic_id'], attackTacticIdPattern),
+    mitre_technique_ids: attackIds(metadata, ['mitre_technique_id', 'mitre_subtechnique_id'], attackTechniqueIdPattern),
+    metadata,
   };
+}
+
+/** Longest metadata key kept; rules write short ones (`signature_severity`). */
+const MAX_METADATA_KEY = 200;
+
+/**
+ * The rule's `metadata` keyword as EVE logs it: `{"key": ["value", …]}`. A single value not in a
+ * list (as some pipelines write it) is read as a list of one.
+ */
+function readMetadata(value: unknown): Record<string, string[]> {
+  const metadata: Record<string, string[]> = {};
+  if (value === undefined || value === null) return metadata;
+  if (!isObject(value)) throw new FieldError(`alert.metadata must be an object, found ${describe(value)}`);
+  for (const [key, values] of Object.entries(value)) {
+    if (key === '__proto__') continue;
+    const name = key.slice(0, MAX_METADATA_KEY);
+    const list = readStringList(values, `alert.metadata.${name}`);
+    if (list.length > 0) metadata[name] = list;
+  }
+  return metadata;
+}
+
+/** ATT&CK ids of the given metadata keys, upper case, each once, in the order the rule gives them. */
+function attackIds(metadata: Record<string, string[]>, keys: readonly string[], pattern: RegExp): string[] {
+  const ids: string[] = [];
+  for (const key of keys) {
+    for (const value of metadata[key] ?? []) {
+      const id = value.trim().toUpperCase();
+      if (pattern.test(id) && !ids.includes(id)) ids.push(id);
+    }
+  }
+  return ids;
 }
 
 type Dns = NonNullable<NetworkEvent['dns']>;
@@ -185,6 +231,9 @@ function readHttp(http: JsonObject): NonNullable<NetworkEvent['http']> {
     http_user_agent: readString(http.http_user_agent, 'http.http_user_agent'),
     http_content_type: readString(http.http_content_type, 'http.http_content_type'),
     length: readInteger(http.length, 'http.length'),
+    protocol: readString(http.protocol, 'http.protocol'),
+    http_refer: readString(http.http_refer, 'http.http_refer'),
+    redirect: readString(http.redirect, 'http.redirect'),
   };
 }
 
@@ -203,6 +252,10 @@ function readTls(tls: JsonObject): NonNullable<NetworkEvent['tls']> {
     ja3: fingerprintHash(tls.ja3, 'tls.ja3.hash'),
     ja3s: fingerprintHash(tls.ja3s, 'tls.ja3s.hash'),
     ja4: fingerprintHash(tls.ja4, 'tls.ja4'),
+    serial: readString(tls.serial, 'tls.serial'),
+    // Suricata writes the validity without a zone: it is UTC.
+    notbefore: readTimestamp(tls.notbefore, 'tls.notbefore'),
+    notafter: readTimestamp(tls.notafter, 'tls.notafter'),
   };
 }
 
@@ -215,6 +268,8 @@ function readFileinfo(file: JsonObject): NonNullable<NetworkEvent['fileinfo']> {
     sha1: readHash(file.sha1, 'sha1', 'fileinfo.sha1'),
     sha256: readHash(file.sha256, 'sha256', 'fileinfo.sha256'),
     state: readString(file.state, 'fileinfo.state'),
+    stored: readBoolean(file.stored, 'fileinfo.stored'),
+    gaps: readBoolean(file.gaps, 'fileinfo.gaps'),
   };
 }
 
