@@ -37,7 +37,15 @@ export interface EventRef {
 
 /** What found it: a rule (Suricata signature, later Sigma/YARA) or a policy indicator. */
 export type DetectionSource =
-  | { type: 'rule'; engine: 'suricata' | 'sigma' | 'yara'; ruleId: string; revision?: number; name: string }
+  | {
+      type: 'rule';
+      engine: 'suricata' | 'sigma' | 'yara';
+      ruleId: string;
+      revision?: number;
+      name: string;
+      /** What the rule says of itself (Suricata's `metadata` keyword: signature_severity, deployment…). */
+      metadata?: Record<string, string[]>;
+    }
   | { type: 'indicator'; indicatorId: number; indicatorType: string; value: string };
 
 /** One finding on one event, before deduplication into an alert. */
@@ -47,7 +55,7 @@ export interface Detection {
   title: string;
   description: string;
   severity: AlertSeverity;
-  /** MITRE ATT&CK technique ids (T1059, T1059.001…) where known. */
+  /** MITRE ATT&CK ids where known: tactics (TA0002) first, then techniques (T1059, T1059.001…). */
   mitre: string[];
   observables: Observable[];
   event: EventRef;

@@ -36,6 +36,7 @@ export function suricataDetections(events: readonly StoredEvent[]): Detection[] 
       ruleId: String(alert.signature_id),
       ...(alert.rev === null ? {} : { revision: alert.rev }),
       name: alert.signature,
+      ...(Object.keys(alert.metadata).length > 0 ? { metadata: alert.metadata } : {}),
     };
     const flow = `${e.src_ip ?? '?'}${e.src_port === null ? '' : `:${e.src_port}`} → ${e.dest_ip ?? '?'}${e.dest_port === null ? '' : `:${e.dest_port}`}`;
     detections.push({
@@ -51,7 +52,7 @@ export function suricataDetections(events: readonly StoredEvent[]): Detection[] 
         .filter((line): line is string => line !== null)
         .join('\n'),
       severity: e.severity ?? 'low',
-      mitre: [...alert.mitre_technique_ids],
+      mitre: [...alert.mitre_tactic_ids, ...alert.mitre_technique_ids],
       observables: observablesOf(e),
       event: { kind: 'network', id: stored.id, ts: stored.ts },
       dedupKey: dedupKeyOf(source, [e.src_ip ?? '', e.dest_ip ?? '']),
