@@ -45,6 +45,13 @@ function networkRecords() {
         signature: 'ET MALWARE Suspicious beacon over HTTP',
         category: 'A Network Trojan was detected',
         severity: 1,
+        metadata: {
+          signature_severity: ['Major'],
+          deployment: ['Perimeter'],
+          mitre_tactic_id: ['TA0011'],
+          mitre_technique_id: ['T1071.001'],
+          created_at: ['2019_07_26'],
+        },
       },
       http: { hostname: 'cdn.example-update.net', url: '/b.php?id=7', http_method: 'POST', status: 200 },
     },
@@ -96,6 +103,41 @@ function networkRecords() {
       dest_ip: '192.0.2.11',
       dest_port: 443,
       flow: { pkts_toserver: 12, pkts_toclient: 10, bytes_toserver: 2048, bytes_toclient: 90_000, state: 'closed' },
+    },
+    {
+      ...base,
+      timestamp: iso(25 * MINUTE),
+      event_type: 'dhcp',
+      proto: 'UDP',
+      src_ip: '10.44.0.1',
+      src_port: 67,
+      dest_ip: '10.44.0.57',
+      dest_port: 68,
+      dhcp: {
+        type: 'reply',
+        id: 2845437263,
+        client_mac: '00:1a:2b:3c:4d:5e',
+        assigned_ip: '10.44.0.57',
+        client_ip: '0.0.0.0',
+        dhcp_type: 'ack',
+        lease_time: 86400,
+        routers: ['10.44.0.1'],
+        hostname: 'WS-FIN-07',
+      },
+    },
+    {
+      ...base,
+      timestamp: iso(24 * MINUTE),
+      event_type: 'ssh',
+      src_ip: OTHER,
+      src_port: 53022,
+      dest_ip: '198.51.100.60',
+      dest_port: 22,
+      app_proto: 'ssh',
+      ssh: {
+        client: { proto_version: '2.0', software_version: 'libssh2_1.10.0' },
+        server: { proto_version: '2.0', software_version: 'OpenSSH_8.9p1' },
+      },
     },
   ];
 }
@@ -513,6 +555,70 @@ describe('investigation pages', () => {
       await page.goto(`${server.url}/investigation/endpoint-events?host_name=${HOST}`);
       await rows('endpoint-table').first().waitFor();
       expect(await page.getByTestId('endpoint-table').textContent()).toContain('Создание процесса');
+    } finally {
+      await apiInPage(page, 'PUT', '/api/users/me/', { locale: 'en' });
+      await page.evaluate(() => localStorage.setItem('user-language', JSON.stringify('en')));
+    }
+  });
+
+  it("shows what DHCP and SSH records and a rule's metadata carry, in English and Russian", async () => {
+    const drawer = page.getByTestId('network-drawer');
+    const open = async (query: string, section: string) => {
+      await page.goto(`${server.url}/investigation/network?${query}`);
+      await rows('network-table').first().waitFor();
+      expect(await rows('network-table').count()).toBe(1);
+      await rows('network-table').first().click();
+      await drawer.getByTestId(section).waitFor();
+      return (await drawer.getByTestId(section).textContent()) ?? '';
+    };
+
+    // The list filters by a device's MAC address however it is written, and says what it was given.
+    const dhcp = await open('dhcp_mac=00-1A-2B-3C-4D-5E', 'section-dhcp');
+    expect(await page.getByTestId('network-table').textContent()).toContain(
+      'Acknowledged 00:1a:2b:3c:4d:5e → 10.44.0.57',
+    );
+    for (const text of ['Client MAC address', '00:1a:2b:3c:4d:5e', 'Assigned address', '10.44.0.57', 'WS-FIN-07'])
+      expect(dhcp).toContain(text);
+    const ssh = await open('ssh_software=libssh', 'section-ssh');
+    for (const text of ['Client software', 'libssh2_1.10.0', 'Server software', 'OpenSSH_8.9p1'])
+      expect(ssh).toContain(text);
+    const alert = await open(`ip=${CLIENT}&event_type=alert`, 'section-alert');
+    for (const text of [
+      'ATT&CK tactics',
+      'TA0011',
+      'T1071.001',
+      'Signature severity',
+      'Major',
+      'Rule created',
+      '2019-07-26',
+    ])
+      expect(alert).toContain(text);
+
+    // The alert it raised shows the rule's metadata, and links the tactic to its ATT&CK page.
+    const raised = await apiInPage<{ results: { id: number; title: string }[] }>(page, 'POST', '/api/alerts/check/', {
+      search: 'Suspicious beacon over HTTP',
+    });
+    await page.goto(`${server.url}/alerts/${raised.results[0]!.id}`);
+    const detection = page.getByTestId('alert-detection');
+    await detection.getByRole('link', { name: /TA0011/ }).waitFor();
+    expect(await detection.getByRole('link', { name: /TA0011/ }).getAttribute('href')).toBe(
+      'https://attack.mitre.org/tactics/TA0011/',
+    );
+    for (const text of ['Signature severity', 'Major', 'Deployment', 'Perimeter', 'T1071.001'])
+      expect(await detection.textContent()).toContain(text);
+    await detection.scrollIntoViewIfNeeded();
+    await screenshot(page, 'alert-rule-metadata-en');
+
+    await apiInPage(page, 'PUT', '/api/users/me/', { locale: 'ru' });
+    await page.evaluate(() => localStorage.setItem('user-language', JSON.stringify('ru')));
+    try {
+      const dhcpRu = await open('dhcp_mac=001a2b3c4d5e', 'section-dhcp');
+      for (const text of ['MAC-адрес клиента', 'Выданный адрес', 'Имя хоста в DHCP']) expect(dhcpRu).toContain(text);
+      await screenshot(page, 'investigation-network-drawer-dhcp-ru');
+      const alertRu = await open(`ip=${CLIENT}&event_type=alert`, 'section-alert');
+      for (const text of ['Тактики ATT&CK', 'Критичность сигнатуры', 'Место применения'])
+        expect(alertRu).toContain(text);
+      await screenshot(page, 'investigation-network-drawer-alert-ru');
     } finally {
       await apiInPage(page, 'PUT', '/api/users/me/', { locale: 'en' });
       await page.evaluate(() => localStorage.setItem('user-language', JSON.stringify('en')));

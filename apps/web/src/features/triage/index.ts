@@ -14,3 +14,4 @@ export {
   type TriageLabels,
 } from './badges';
 export * from './pivots';
+export * from './rule-metadata';

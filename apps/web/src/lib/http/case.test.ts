@@ -43,6 +43,15 @@ describe('camelCase ⇄ snake_case at the edge', () => {
     });
   });
 
+  it("keeps the keys of a rule's metadata as the rule wrote them", () => {
+    const camel = camelizeKeys({
+      alert: { signature_id: 1, metadata: { signature_severity: ['Major'], mitre_tactic_id: ['TA0001'] } },
+    });
+    expect(camel).toEqual({
+      alert: { signatureId: 1, metadata: { signature_severity: ['Major'], mitre_tactic_id: ['TA0001'] } },
+    });
+  });
+
   it('leaves values alone', () => {
     expect(camelizeKeys({ some_key: 'snake_value', list: ['a_b'], when: null })).toEqual({
       someKey: 'snake_value',

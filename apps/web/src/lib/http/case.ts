@@ -6,11 +6,11 @@
 
 /**
  * Keys whose value is a map keyed by data, not by field names (an audit record's changed fields, a
- * user's privileged flags, an event's record as it arrived): the key itself is converted, the keys inside it are
- * kept as they are.
+ * user's privileged flags, an event's record as it arrived, a rule's metadata): the key itself is
+ * converted, the keys inside it are kept as they are.
  */
-const verbatimKeys = new Set(['changes', 'privileged_settings', 'privilegedSettings', 'raw']);
-type VerbatimKey = 'changes' | 'privileged_settings' | 'privilegedSettings' | 'raw';
+const verbatimKeys = new Set(['changes', 'privileged_settings', 'privilegedSettings', 'raw', 'metadata']);
+type VerbatimKey = 'changes' | 'privileged_settings' | 'privilegedSettings' | 'raw' | 'metadata';
 
 export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`

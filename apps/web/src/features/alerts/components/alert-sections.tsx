@@ -24,6 +24,7 @@ import { formatDate } from '../../../lib/dates';
 import { valueLabel } from '../../../lib/i18n';
 import { alertKeys, fetchLinkedEvents, type AlertDetail } from '../api/alerts';
 import { userLabel, type useAssignableUsers } from '../api/hooks';
+import { ruleMetadataItems } from '../../triage';
 import { mitreUrl, pivotOf } from '../lib/pivots';
 
 /** A titled panel of the alert page. */
@@ -51,7 +52,7 @@ export function Card({
   );
 }
 
-/** What found the alert: the rule or the indicator, and the ATT&CK techniques. */
+/** What found the alert: the rule (with what it says of itself) or the indicator, and the ATT&CK tactics and techniques. */
 export function DetectionCard({ alert }: { alert: AlertDetail }) {
   const { t } = useTranslation();
   const d = alert.detection as Record<string, unknown>;
@@ -72,6 +73,12 @@ export function DetectionCard({ alert }: { alert: AlertDetail }) {
               </span>
               {text('name') && <Text size="sm">{text('name')}</Text>}
             </dd>
+            {ruleMetadataItems(d.metadata, t).map(([label, value]) => (
+              <div key={label} style={{ display: 'contents' }} data-testid="alert-rule-metadata">
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
           </>
         ) : (
           <>

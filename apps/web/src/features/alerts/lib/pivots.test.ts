@@ -23,4 +23,10 @@ describe('mitreUrl', () => {
     expect(mitreUrl('t1059.001')).toBe('https://attack.mitre.org/techniques/T1059/001/');
     expect(mitreUrl('javascript:alert(1)')).toBeNull();
   });
+
+  it('links tactics, which Suricata rules name beside their techniques', () => {
+    expect(mitreUrl('TA0001')).toBe('https://attack.mitre.org/tactics/TA0001/');
+    expect(mitreUrl('ta0011')).toBe('https://attack.mitre.org/tactics/TA0011/');
+    expect(mitreUrl('TA01')).toBeNull();
+  });
 });

@@ -33,10 +33,16 @@ export function pivotOf(kind: string, value: string): { href: string; target: Pi
   }
 }
 
-/** The page of an ATT&CK technique: `T1059.001` → `…/techniques/T1059/001/`; null for anything else. */
-export function mitreUrl(technique: string): string | null {
-  const match = /^(T\d{4})(?:\.(\d{3}))?$/i.exec(technique.trim());
+/**
+ * The page of an ATT&CK id: a technique (`T1059.001` → `…/techniques/T1059/001/`) or a tactic
+ * (`TA0002` → `…/tactics/TA0002/`); null for anything else.
+ */
+export function mitreUrl(id: string): string | null {
+  const text = id.trim();
+  const tactic = /^TA\d{4}$/i.exec(text);
+  if (tactic) return `https://attack.mitre.org/tactics/${text.toUpperCase()}/`;
+  const match = /^(T\d{4})(?:\.(\d{3}))?$/i.exec(text);
   if (!match) return null;
-  const [, id, sub] = match;
-  return `https://attack.mitre.org/techniques/${(id as string).toUpperCase()}/${sub ? `${sub}/` : ''}`;
+  const [, technique, sub] = match;
+  return `https://attack.mitre.org/techniques/${(technique as string).toUpperCase()}/${sub ? `${sub}/` : ''}`;
 }

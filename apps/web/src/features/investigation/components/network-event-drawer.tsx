@@ -3,10 +3,11 @@ import { IconFilter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
-import { SeverityBadge } from '../../triage';
+import { SeverityBadge, ruleMetadataItems } from '../../triage';
 import { useNetworkEvent, type NetworkEventView, type StoredEvent } from '../api/investigation';
 import { networkCodeLabel, type NetworkCodeKind } from '../lib/codes';
 import { formatBytes } from '../lib/summaries';
+import { DhcpSection, SmtpSection, SshSection, certificateValidity, tcpFlagsItems } from './network-protocol-sections';
 import { EventTypeBadge, HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
 
 /** The sections of one network event: the flow, then what its type carries, then the record as it arrived. */
@@ -26,6 +27,9 @@ export function NetworkEventDrawer({
   const ip = (value: string | null) => (value ? <Pivot value={value} onPivot={(v) => onFilter({ ip: v })} /> : null);
   const bytes = (value: number | null) => (value === null ? null : formatBytes(value, i18n.language));
   const named = (kind: NetworkCodeKind, code: string | null) => (code === null ? null : networkCodeLabel(kind, code));
+  const yesNo = (value: boolean | null | undefined) =>
+    value === null || value === undefined ? null : t(value ? 'investigation.common.yes' : 'investigation.common.no');
+  const join = (values: readonly string[] | undefined) => (values && values.length > 0 ? values.join(', ') : null);
 
   return (
     <DetailDrawer
@@ -85,8 +89,11 @@ export function NetworkEventDrawer({
                     t('investigation.network.priority'),
                     event.alert.severity === null ? null : String(event.alert.severity),
                   ],
-                  [t('investigation.network.mitre'), event.alert.mitreTechniqueIds.join(', ')],
+                  [t('investigation.network.mitreTactics'), join(event.alert.mitreTacticIds)],
+                  [t('investigation.network.mitre'), join(event.alert.mitreTechniqueIds)],
+                  ...ruleMetadataItems(event.alert.metadata, t),
                 ]}
+                testId="alert-facts"
               />
             </Section>
           )}
@@ -137,6 +144,9 @@ export function NetworkEventDrawer({
                   [t('investigation.network.userAgent'), event.http.httpUserAgent],
                   [t('investigation.network.contentType'), event.http.httpContentType],
                   [t('investigation.network.length'), bytes(event.http.length)],
+                  [t('investigation.network.httpProtocol'), event.http.protocol],
+                  [t('investigation.network.referrer'), event.http.httpRefer],
+                  [t('investigation.network.redirect'), event.http.redirect],
                 ]}
               />
             </Section>
@@ -154,6 +164,11 @@ export function NetworkEventDrawer({
                   ['JA3', event.tls.ja3],
                   ['JA3S', event.tls.ja3s],
                   ['JA4', event.tls.ja4],
+                  [t('investigation.network.serial'), event.tls.serial],
+                  [
+                    t('investigation.network.validity'),
+                    certificateValidity(event.tls.notbefore, event.tls.notafter, event.timestamp, t),
+                  ],
                 ]}
               />
             </Section>
@@ -167,6 +182,8 @@ export function NetworkEventDrawer({
                   [t('investigation.network.magic'), event.fileinfo.magic],
                   [t('investigation.network.size'), bytes(event.fileinfo.size)],
                   [t('investigation.network.state'), named('fileState', event.fileinfo.state)],
+                  [t('investigation.network.fileStored'), yesNo(event.fileinfo.stored)],
+                  [t('investigation.network.fileGaps'), yesNo(event.fileinfo.gaps)],
                   ['SHA-256', event.fileinfo.sha256 ? <HashValue value={event.fileinfo.sha256} /> : null],
                   ['SHA-1', event.fileinfo.sha1 ? <HashValue value={event.fileinfo.sha1} link={false} /> : null],
                   ['MD5', event.fileinfo.md5 ? <HashValue value={event.fileinfo.md5} link={false} /> : null],
@@ -191,10 +208,15 @@ export function NetworkEventDrawer({
                   [t('investigation.network.ended'), event.flow.end ? formatDate(event.flow.end) : null],
                   [t('investigation.network.state'), named('flowState', event.flow.state)],
                   [t('investigation.network.reason'), named('flowReason', event.flow.reason)],
+                  ...tcpFlagsItems(event.tcp, t),
                 ]}
               />
             </Section>
           )}
+
+          {event.ssh && <SshSection ssh={event.ssh} />}
+          {event.dhcp && <DhcpSection dhcp={event.dhcp} onIp={(value) => onFilter({ ip: value })} />}
+          {event.smtp && <SmtpSection smtp={event.smtp} />}
 
           {event.anomaly && (
             <Section title={t('investigation.network.sections.anomaly')}>

@@ -139,6 +139,28 @@ export default function NetworkPage() {
     { kind: 'choice', name: 'proto', label: t('investigation.network.proto'), options: protocols },
     { kind: 'tags', name: 'appProto', label: t('investigation.network.appProto'), suggestions: appProtocols },
     { kind: 'tags', name: 'sensor', label: t('investigation.network.sensor') },
+    { kind: 'search', name: 'sshSoftware', label: t('investigation.network.sshSoftware'), testId: 'filter-ssh' },
+    {
+      kind: 'tags',
+      name: 'dhcpMac',
+      label: t('investigation.network.clientMac'),
+      placeholder: t('investigation.network.macPlaceholder'),
+      testId: 'filter-mac',
+    },
+    { kind: 'search', name: 'dhcpHostname', label: t('investigation.network.dhcpHostname') },
+    { kind: 'tags', name: 'dhcpAssignedIp', label: t('investigation.network.assignedIp') },
+    { kind: 'search', name: 'smtpAddress', label: t('investigation.network.smtpAddress') },
+    { kind: 'search', name: 'tlsSerial', label: t('investigation.network.serial') },
+    {
+      kind: 'segmented',
+      name: 'fileStored',
+      label: t('investigation.network.fileStored'),
+      options: [
+        { value: undefined, label: t('common.any') },
+        { value: true, label: t('investigation.network.storedYes') },
+        { value: false, label: t('investigation.network.storedNo') },
+      ],
+    },
   ];
 
   return (

@@ -36,6 +36,9 @@ const typeColor: Record<string, string> = {
   fileinfo: 'orange',
   flow: 'grey',
   anomaly: 'yellow',
+  ssh: 'blue',
+  dhcp: 'green',
+  smtp: 'orange',
 };
 
 /** An EVE event type as a coloured pill, named in the interface language (the code stays in `data-type`). */

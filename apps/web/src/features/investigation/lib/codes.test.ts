@@ -8,7 +8,7 @@ import { networkSummary } from './summaries';
 /** A name in Russian: not the code itself, and in Cyrillic (protocol names such as DNS may stay). */
 const isRussian = (code: string, name: string) => name !== code && /[\u0400-\u04FF]/.test(name);
 /** Codes that are protocol names and read the same in every language. */
-const protocols = new Set(['dns', 'http', 'tls']);
+const protocols = new Set(['dns', 'http', 'tls', 'ssh', 'dhcp', 'smtp']);
 
 beforeAll(async () => {
   await initI18n('ru');
@@ -43,11 +43,41 @@ const flow: NetworkEventView = {
     reason: 'timeout',
   },
   anomaly: null,
+  tcp: null,
+  ssh: null,
+  dhcp: null,
+  smtp: null,
+  stats: null,
 };
 
 describe('codes from sensors, in Russian', () => {
   it('a flow says how it ended in Russian, not "closed · timeout"', () => {
     expect(networkSummary(flow, 'ru', networkCodeLabel).detail).toBe('Закрыто · Тайм-аут');
+  });
+
+  it('a DHCP message is named in Russian, not "ack"', () => {
+    const dhcp: NetworkEventView = {
+      ...flow,
+      eventType: 'dhcp',
+      flow: null,
+      dhcp: {
+        type: 'reply',
+        id: 7,
+        dhcpType: 'ack',
+        clientMac: '00:1a:2b:3c:4d:5e',
+        clientIp: null,
+        assignedIp: '10.40.2.57',
+        requestedIp: null,
+        relayIp: null,
+        nextServerIp: null,
+        hostname: null,
+        leaseTime: null,
+        subnetMask: null,
+        routers: [],
+        dnsServers: [],
+      },
+    };
+    expect(networkSummary(dhcp, 'ru', networkCodeLabel).main).toBe('Адрес выдан 00:1a:2b:3c:4d:5e → 10.40.2.57');
   });
 
   it('an endpoint action and its categories are named: "Создание файла", not "file-create"', () => {

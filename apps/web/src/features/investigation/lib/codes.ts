@@ -1,11 +1,11 @@
 import { valueLabel } from '../../../lib/i18n';
 
 /** Suricata's event types, offered as a filter. */
-export const networkEventTypes = ['alert', 'dns', 'http', 'tls', 'fileinfo', 'flow', 'anomaly'];
+export const networkEventTypes = ['alert', 'dns', 'http', 'tls', 'fileinfo', 'flow', 'anomaly', 'ssh', 'dhcp', 'smtp'];
 
 /** The groups of network codes the console names (`investigation.network.values`). */
 export type NetworkCodeKind =
-  'eventType' | 'flowState' | 'flowReason' | 'fileState' | 'alertAction' | 'dnsType' | 'anomalyType';
+  'eventType' | 'flowState' | 'flowReason' | 'fileState' | 'alertAction' | 'dnsType' | 'anomalyType' | 'dhcpType';
 
 /** A Suricata code (event type, flow state, …) in the interface language; an unknown one as it came. */
 export function networkCodeLabel(kind: NetworkCodeKind, code: string): string {

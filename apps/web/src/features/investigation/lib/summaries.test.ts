@@ -22,6 +22,11 @@ const base: NetworkEventView = {
   fileinfo: null,
   flow: null,
   anomaly: null,
+  tcp: null,
+  ssh: null,
+  dhcp: null,
+  smtp: null,
+  stats: null,
 };
 
 describe('networkSummary', () => {
@@ -59,6 +64,9 @@ describe('networkSummary', () => {
         httpUserAgent: null,
         httpContentType: null,
         length: 10,
+        protocol: 'HTTP/1.1',
+        httpRefer: null,
+        redirect: null,
       },
     };
     expect(networkSummary(event)).toMatchObject({ main: 'GET example.com/a.exe', detail: '200' });
@@ -77,6 +85,9 @@ describe('networkSummary', () => {
         ja3: null,
         ja3s: null,
         ja4: null,
+        serial: null,
+        notbefore: null,
+        notafter: null,
       },
     };
     expect(networkSummary(event)).toMatchObject({ main: 'cdn.example.net', detail: 'TLS 1.3' });
@@ -87,7 +98,17 @@ describe('networkSummary', () => {
     const event: NetworkEventView = {
       ...base,
       eventType: 'fileinfo',
-      fileinfo: { filename: '/invoice.exe', magic: 'PE32', size: 2048, md5: null, sha1: null, sha256, state: 'CLOSED' },
+      fileinfo: {
+        filename: '/invoice.exe',
+        magic: 'PE32',
+        size: 2048,
+        md5: null,
+        sha1: null,
+        sha256,
+        state: 'CLOSED',
+        stored: true,
+        gaps: false,
+      },
     };
     expect(networkSummary(event, 'en')).toEqual({ main: '/invoice.exe', detail: 'PE32 · 2 kB', sha256 });
   });
@@ -105,12 +126,75 @@ describe('networkSummary', () => {
         signature: 'ET MALWARE Beacon',
         category: 'A Network Trojan was detected',
         severity: 1,
+        mitreTacticIds: [],
         mitreTechniqueIds: [],
+        metadata: {},
       },
     };
     expect(networkSummary(event)).toEqual({
       main: 'ET MALWARE Beacon',
       detail: 'A Network Trojan was detected · SID 2024217',
+      sha256: null,
+    });
+  });
+});
+
+describe('networkSummary of the application-layer records', () => {
+  it('SSH: client software to server software', () => {
+    const event: NetworkEventView = {
+      ...base,
+      eventType: 'ssh',
+      ssh: {
+        client: { protoVersion: '2.0', softwareVersion: 'libssh2_1.10.0', hassh: 'ec7378c1a92f5a8dde7e8b7a1ddf33d1' },
+        server: { protoVersion: '2.0', softwareVersion: 'OpenSSH_8.9p1', hassh: null },
+      },
+    };
+    expect(networkSummary(event)).toEqual({
+      main: 'libssh2_1.10.0 → OpenSSH_8.9p1',
+      detail: 'ec7378c1a92f5a8dde7e8b7a1ddf33d1',
+      sha256: null,
+    });
+  });
+
+  it('DHCP: the message, the device and the address it was given, then its host name', () => {
+    const dhcp: NonNullable<NetworkEventView['dhcp']> = {
+      type: 'reply',
+      id: 1,
+      dhcpType: 'ack',
+      clientMac: '00:1a:2b:3c:4d:5e',
+      clientIp: null,
+      assignedIp: '10.20.1.57',
+      requestedIp: null,
+      relayIp: null,
+      nextServerIp: null,
+      hostname: 'WS-FIN-07',
+      leaseTime: 86400,
+      subnetMask: '255.255.255.0',
+      routers: [],
+      dnsServers: [],
+    };
+    expect(networkSummary({ ...base, eventType: 'dhcp', dhcp })).toEqual({
+      main: 'ack 00:1a:2b:3c:4d:5e → 10.20.1.57',
+      detail: 'WS-FIN-07',
+      sha256: null,
+    });
+  });
+
+  it('SMTP: envelope sender to recipients, then the subject', () => {
+    const smtp: NonNullable<NetworkEventView['smtp']> = {
+      helo: 'mail.example.net',
+      mailFrom: '<billing@example.net>',
+      rcptTo: ['<ap@example.com>', '<cfo@example.com>'],
+      from: null,
+      to: [],
+      cc: [],
+      subject: 'Invoice 4471',
+      attachments: [],
+      status: 'PARSE_DONE',
+    };
+    expect(networkSummary({ ...base, eventType: 'smtp', smtp })).toEqual({
+      main: '<billing@example.net> → <ap@example.com>, <cfo@example.com>',
+      detail: 'Invoice 4471',
       sha256: null,
     });
   });

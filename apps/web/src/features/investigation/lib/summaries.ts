@@ -35,12 +35,12 @@ export interface NetworkSummary {
 }
 
 /** The kinds of code a network summary names (the groups of `investigation.network.values`). */
-export type NetworkCodeKind = 'flowState' | 'flowReason' | 'anomalyType';
+export type NetworkCodeKind = 'flowState' | 'flowReason' | 'anomalyType' | 'dhcpType';
 
 /**
  * The one-line summary of a network event by its type: DNS query and answers, HTTP request, TLS, file,
- * alert. `label` names the codes it shows (a flow's state and why it ended, an anomaly's kind) in the
- * interface language; by default they stay as they came.
+ * SSH, DHCP, SMTP, alert. `label` names the codes it shows (a flow's state and why it ended, an
+ * anomaly's kind, a DHCP message) in the interface language; by default they stay as they came.
  */
 export function networkSummary(
   event: NetworkEventView,
@@ -110,6 +110,35 @@ export function networkSummary(
             sha256: null,
           }
         : none;
+    }
+    case 'ssh': {
+      const ssh = event.ssh;
+      if (!ssh) return none;
+      return {
+        main: `${ssh.client?.softwareVersion ?? '?'} → ${ssh.server?.softwareVersion ?? '?'}`,
+        detail: ssh.client?.hassh ?? null,
+        sha256: null,
+      };
+    }
+    case 'dhcp': {
+      const dhcp = event.dhcp;
+      if (!dhcp) return none;
+      const address = dhcp.assignedIp ?? dhcp.requestedIp ?? dhcp.clientIp;
+      return {
+        main: join([named('dhcpType', dhcp.dhcpType) ?? dhcp.type, dhcp.clientMac, address ? `→ ${address}` : null]),
+        detail: dhcp.hostname,
+        sha256: null,
+      };
+    }
+    case 'smtp': {
+      const smtp = event.smtp;
+      if (!smtp) return none;
+      const to = smtp.rcptTo.length > 0 ? smtp.rcptTo : smtp.to;
+      return {
+        main: join([smtp.mailFrom ?? smtp.from, to.length > 0 ? `→ ${to.join(', ')}` : null]),
+        detail: smtp.subject,
+        sha256: null,
+      };
     }
     default:
       return none;

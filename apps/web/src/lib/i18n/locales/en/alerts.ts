@@ -152,7 +152,7 @@ export const alerts = {
     indicator: 'Indicator',
     detectionKind: 'Kind',
     mitre: 'MITRE ATT&CK',
-    noMitre: 'No technique named.',
+    noMitre: 'No ATT&CK tactic or technique named.',
     observables: 'Observables',
     noObservables: 'No observables.',
     observableKind: 'Kind',

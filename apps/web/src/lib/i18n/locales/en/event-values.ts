@@ -12,6 +12,9 @@ export const networkValues = {
     fileinfo: 'File',
     flow: 'Flow',
     anomaly: 'Anomaly',
+    ssh: 'SSH',
+    dhcp: 'DHCP',
+    smtp: 'SMTP',
   },
   flowState: {
     new: 'New',
@@ -44,6 +47,17 @@ export const networkValues = {
     decode: 'Packet decoding',
     stream: 'Stream reassembly',
     applayer: 'Application layer',
+  },
+  /** The DHCP message (option 53), as Suricata names it. */
+  dhcpType: {
+    discover: 'Discover',
+    offer: 'Offer',
+    request: 'Request',
+    decline: 'Decline',
+    ack: 'Acknowledged',
+    nak: 'Refused',
+    release: 'Release',
+    inform: 'Inform',
   },
 };
 

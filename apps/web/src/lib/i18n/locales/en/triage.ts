@@ -38,4 +38,18 @@ export const triage = {
     last30d: 'Last 30 days',
     custom: 'Custom range',
   },
+  ruleMetadata: {
+    signature_severity: 'Signature severity',
+    confidence: 'Confidence',
+    deployment: 'Deployment',
+    attack_target: 'Attack target',
+    affected_product: 'Affected product',
+    mitre_tactic_name: 'ATT&CK tactic',
+    mitre_technique_name: 'ATT&CK technique',
+    former_category: 'Former category',
+    performance_impact: 'Performance impact',
+    tag: 'Tags',
+    created_at: 'Rule created',
+    updated_at: 'Rule updated',
+  },
 };

@@ -155,7 +155,7 @@ export const alerts: Translation<typeof english> = {
     indicator: 'Индикатор',
     detectionKind: 'Чем найдено',
     mitre: 'MITRE ATT&CK',
-    noMitre: 'Техника не указана.',
+    noMitre: 'Тактика и техника ATT&CK не указаны.',
     observables: 'Наблюдаемые объекты',
     noObservables: 'Наблюдаемых объектов нет.',
     observableKind: 'Тип',

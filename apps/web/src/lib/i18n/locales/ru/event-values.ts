@@ -11,6 +11,9 @@ export const networkValues: Translation<typeof englishNetwork> = {
     fileinfo: 'Файл',
     flow: 'Поток',
     anomaly: 'Аномалия',
+    ssh: 'SSH',
+    dhcp: 'DHCP',
+    smtp: 'SMTP',
   },
   flowState: {
     new: 'Новое',
@@ -43,6 +46,16 @@ export const networkValues: Translation<typeof englishNetwork> = {
     decode: 'Декодирование пакета',
     stream: 'Сборка потока',
     applayer: 'Прикладной уровень',
+  },
+  dhcpType: {
+    discover: 'Поиск сервера',
+    offer: 'Предложение адреса',
+    request: 'Запрос адреса',
+    decline: 'Отказ клиента',
+    ack: 'Адрес выдан',
+    nak: 'Отказ сервера',
+    release: 'Освобождение адреса',
+    inform: 'Запрос параметров',
   },
 };
 

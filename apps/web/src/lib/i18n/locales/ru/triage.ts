@@ -41,4 +41,18 @@ export const triage: Translation<typeof english> = {
     last30d: 'Последние 30 дней',
     custom: 'Свой период',
   },
+  ruleMetadata: {
+    signature_severity: 'Критичность сигнатуры',
+    confidence: 'Достоверность',
+    deployment: 'Место применения',
+    attack_target: 'Цель атаки',
+    affected_product: 'Уязвимый продукт',
+    mitre_tactic_name: 'Тактика ATT&CK',
+    mitre_technique_name: 'Техника ATT&CK',
+    former_category: 'Прежняя категория',
+    performance_impact: 'Нагрузка на сенсор',
+    tag: 'Метки',
+    created_at: 'Правило создано',
+    updated_at: 'Правило обновлено',
+  },
 };
