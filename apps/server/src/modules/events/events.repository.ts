@@ -45,8 +45,6 @@ const anyCase = (column: SqlFragment) => (value: string | string[]) => {
   const values = list(value).map((v) => v.toLowerCase());
   return values.length === 0 ? null : sql`lower(${column}) = ANY(${values}::text[])`;
 };
-/** `%value%` for ILIKE, with the value's own `\`, `%` and `_` taken literally. */
-const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** A MAC address as the parser stores it: lower case, colon-separated. */
 const macKey = (value: string) =>
   value
@@ -126,7 +124,7 @@ export const networkEventList: ListResource<StoredEventRow, NetworkEventFilters,
     smtp_address: (value) =>
       sql.or([
         filter.search(sql`e.smtp_mail_from`)(value),
-        sql`EXISTS (SELECT 1 FROM unnest(e.smtp_rcpt_to) r WHERE r ILIKE ${likePattern(value)})`,
+        sql`EXISTS (SELECT 1 FROM unnest(e.smtp_rcpt_to) r WHERE ${containsText(sql`r`, value)})`,
       ]),
   },
   orderings: timeOrderings('e'),
