@@ -54,7 +54,7 @@ export const endpoints = {
   },
   events: {
     network: {
-      spec: listSpec<typeof declared.events.network.spec>({ orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: ['app_proto', 'batch_id', 'community_id', 'company_id', 'dest_ip', 'dest_port', 'dns_rrname', 'event_type', 'file_sha256', 'http_hostname', 'ip', 'proto', 'search', 'sensor', 'severity', 'signature_id', 'src_ip', 'src_port', 'tls_sni', 'ts_from', 'ts_to'] }),
+      spec: listSpec<typeof declared.events.network.spec>({ orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: ['app_proto', 'batch_id', 'community_id', 'company_id', 'dest_ip', 'dest_port', 'dhcp_assigned_ip', 'dhcp_hostname', 'dhcp_mac', 'dns_rrname', 'event_type', 'file_sha256', 'file_stored', 'http_hostname', 'ip', 'proto', 'search', 'sensor', 'severity', 'signature_id', 'smtp_address', 'src_ip', 'src_port', 'ssh_software', 'tls_serial', 'tls_sni', 'ts_from', 'ts_to'] }),
       list: ref<typeof declared.events.network.list>('POST', '/api/network/check/'),
       count: ref<typeof declared.events.network.count>('POST', '/api/network/count/'),
       get: ref<typeof declared.events.network.get>('GET', '/api/network/:id/'),
