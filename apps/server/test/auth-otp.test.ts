@@ -92,6 +92,24 @@ describe('turning two-factor on', () => {
 });
 
 describe('signing in with two-factor', () => {
+  it('refuses a password change before the code is given: a stolen password alone takes nothing', async () => {
+    const { user, client: owner } = await withTwoFactor('rhea');
+    const thief = t.client();
+    await thief.signIn('rhea', user.password);
+    const taken = await thief.post<Detail>('/api/users/password/change/', {
+      old_password: user.password,
+      new_password: 'Stolen-password-91',
+      new_password_retry: 'Stolen-password-91',
+    });
+    expect(taken.status).toBe(403);
+    expect(taken.body.code).toBe('two_factor_required');
+    // The owner's session is still signed in and the password is still the owner's.
+    expect((await owner.post('/api/sessions/count/', {})).status).toBe(200);
+    const again = t.client();
+    expect((await again.post('/api/auth/', { username: 'rhea', password: user.password })).status).toBe(200);
+    expect(await auditActions(t.db, user.id)).not.toContain('password_change');
+  });
+
   it('keeps the session in the reduced app until the code is given', async () => {
     const { user, secret, usedCode } = await withTwoFactor('quinn');
     const client = t.client();
@@ -129,16 +147,18 @@ describe('signing in with two-factor', () => {
     expect((await other.post('/api/sessions/count/', {})).status).toBe(403);
   });
 
-  it('allows signing out and changing the password before the code is given', async () => {
+  it('allows signing out before the code is given, and nothing of the account (not even a bad change)', async () => {
     const { user } = await withTwoFactor('rosa');
     const client = t.client();
     await client.signIn('rosa', user.password);
-    const change = await client.post<Errors>('/api/users/password/change/', {
+    const change = await client.post<Detail>('/api/users/password/change/', {
       old_password: 'wrong',
       new_password: 'x',
       new_password_retry: 'y',
     });
-    expect(change.status).toBe(400);
+    // Refused for the state of the session before the body is looked at.
+    expect(change.status).toBe(403);
+    expect(change.body.code).toBe('two_factor_required');
     expect((await client.delete('/api/auth/')).status).toBe(200);
   });
 

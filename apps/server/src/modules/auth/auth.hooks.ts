@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { sql } from '../../db/sql';
+import { halfSignedInRefusal } from '../../http/actor';
 import { HttpError } from '../../http/errors';
 import { ipAllowed } from './ip-allow-list';
 import { IdentityCache } from './identity-cache';
@@ -83,10 +84,6 @@ export function antiForgeryPasses(cookies: Cookies, headers: Headers): boolean {
 
 export const ipNotAllowed = () =>
   new HttpError(403, 'Your account cannot be used from this network address.', 'ip_not_allowed');
-export const twoFactorRequired = () =>
-  new HttpError(403, 'Enter the one-time code from your authenticator app first.', 'two_factor_required');
-export const passwordExpired = () =>
-  new HttpError(403, 'Your password has expired; choose a new one first.', 'password_expired');
 
 /**
  * Before any /api/ handler runs:
@@ -97,8 +94,9 @@ export const passwordExpired = () =>
  * 2. the caller is resolved from `Authorization: Token <key>` (401 when unknown or revoked) or the
  *    session cookie (an unknown, ended or expired session simply means "not signed in");
  * 3. the caller's IP allow-list is enforced (403 `ip_not_allowed`; public routes see an anonymous caller);
- * 4. until the session has passed two-factor, or while the password is expired, only public routes
- *    and those marked `reducedApp` answer (403 `two_factor_required` / `password_expired`).
+ * 4. a half-signed-in session (before its one-time code, or with its password expired) reaches only
+ *    the routes of the reduced app (`halfSignedInRefusal`: 403 `two_factor_required` /
+ *    `password_expired`); on public routes outside it the caller counts as not signed in.
  */
 export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
@@ -175,9 +173,12 @@ export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
       if (route.public && !usesToken) return;
       throw ipNotAllowed();
     }
+    const refusal = halfSignedInRefusal(caller.actor, route.reducedApp);
+    if (refusal) {
+      // A public route answers anyone, so a half-signed-in session gets what a stranger gets.
+      if (route.public || request.is404) return;
+      throw refusal;
+    }
     request.actor = caller.actor;
-    if (route.public || route.reducedApp || request.is404) return;
-    if (!caller.actor.twoFactorPassed) throw twoFactorRequired();
-    if (caller.actor.passwordExpired) throw passwordExpired();
   });
 }
