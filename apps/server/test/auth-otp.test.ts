@@ -57,6 +57,11 @@ describe('turning two-factor on', () => {
     });
     let row = await userRow<{ otp_secret: string | null; otp_pending_secret: string | null }>(t.db, user.id);
     expect(row).toMatchObject({ otp_secret: null, otp_pending_secret: secret });
+    // A GET changes nothing the second time: the same pending secret until it is confirmed.
+    const updatedAt = (await userRow<{ updated_at: Date }>(t.db, user.id)).updated_at;
+    const again = await client.get<OtpSecret>('/api/users/otp/secret/generate/');
+    expect(again.body).toEqual(generated.body);
+    expect((await userRow<{ updated_at: Date }>(t.db, user.id)).updated_at).toEqual(updatedAt);
 
     const missing = await client.post<Errors>('/api/users/otp/secret/save/', {});
     expect(missing.status).toBe(400);
@@ -75,6 +80,10 @@ describe('turning two-factor on', () => {
     expect(ok.body).toEqual({ two_factor_enabled: true });
     row = await userRow(t.db, user.id);
     expect(row).toMatchObject({ otp_secret: secret, otp_pending_secret: null });
+    // Once confirmed, the next request makes a new secret (to move to another device).
+    const next = await client.get<OtpSecret>('/api/users/otp/secret/generate/');
+    expect(next.body.secret).not.toBe(secret);
+    expect((await userRow(t.db, user.id)).otp_secret).toBe(secret);
     expect(await auditActions(t.db, user.id)).toContain('enable_two_factor');
     // The session that turned it on stays usable.
     expect((await client.post('/api/sessions/count/', {})).status).toBe(200);

@@ -12,9 +12,9 @@ import {
   findUserInScope,
   mayCreateApiToken,
   otpState,
+  pendingOtpSecret,
   setApiToken,
   setPassword,
-  setPendingOtpSecret,
   type LoginUserRow,
 } from './auth.repository';
 import { accountContext, authState, startSession } from './auth.service';
@@ -73,10 +73,14 @@ function checkNewPassword(
 export class AccountService {
   constructor(private readonly deps: Pick<AppDeps, 'db' | 'config'>) {}
 
-  /** A new pending two-factor secret, to be confirmed by a code it produces. */
+  /**
+   * The pending two-factor secret, to be confirmed by a code it produces: made by the first request,
+   * the same one answered to every later request until it is confirmed (a GET that can be repeated,
+   * prefetched or forged from another site without changing anything).
+   */
   async generateOtpSecret(actor: Actor): Promise<OtpSecret> {
-    const secret = generateOtpSecret();
-    await setPendingOtpSecret(this.deps.db, actor.userId, secret);
+    const secret = await pendingOtpSecret(this.deps.db, actor.userId, generateOtpSecret());
+    if (!secret) throw notFound();
     return { secret, otpauth_url: otpauthUrl(secret, actor.username, this.deps.config.providerName) };
   }
 
