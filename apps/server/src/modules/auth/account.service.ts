@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps';
 import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
 import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { assertCanManage } from '../users/users.service';
 import {
   activatePendingOtpSecret,
   clearApiToken,
@@ -128,14 +129,12 @@ export class AccountService {
     });
   }
 
-  /** Turns another user's two-factor off (only a superuser resets a superuser's). */
+  /** Turns another user's two-factor off (only for an actor who holds all that user holds). */
   async resetOtp(actor: Actor, audit: AuditContext, userId: number): Promise<void> {
     const { db } = this.deps;
     const target = await findUserInScope(db, actor.scope, userId);
     if (!target) throw notFound();
-    if (target.is_superuser && !actor.isSuperuser) {
-      throw forbidden("Only a superuser can reset a superuser's two-factor authentication.");
-    }
+    await assertCanManage(db, actor, target.id);
     await db.transaction(async (tx) => {
       const wasEnabled = await clearOtp(tx, target.id);
       await recordAudit(tx, audit, {
@@ -215,6 +214,7 @@ export class AccountService {
     const { db } = this.deps;
     const target = await findUserInScope(db, actor.scope, userId);
     if (!target) throw notFound();
+    await assertCanManage(db, actor, target.id);
     await db.transaction(async (tx) => {
       const wasLocked = await unlockUser(tx, target.id);
       await recordAudit(tx, audit, {
