@@ -1,19 +1,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppDeps } from '../../app-deps';
-import { sql } from '../../db/sql';
 import { halfSignedInRefusal } from '../../http/actor';
 import { HttpError } from '../../http/errors';
 import { ipAllowed } from './ip-allow-list';
 import { IdentityCache } from './identity-cache';
+import { revocationEpochOf } from './revocation.repository';
 import { hashToken, resolveApiToken, resolveSession, type ResolvedCaller } from './sessions.repository';
-
-/** NOTIFY channel on which server processes tell each other to forget cached identities. */
-export const IDENTITY_CHANNEL = 'vigil_identity';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Who-is-calling, remembered briefly; cleared by every write request (see IdentityCache). */
+    /** Who-is-calling, remembered briefly; revoked in every process by every write request (see IdentityCache). */
     identityCache: IdentityCache;
   }
   interface FastifyContextConfig {
@@ -100,44 +97,26 @@ export const ipNotAllowed = () =>
  */
 export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
-  const cache = new IdentityCache(config.authCacheSeconds * 1000);
-  // Names this app's own notices, which come back to its listener too: it has forgotten already,
-  // and forgetting again when a notice arrives late would drop what was cached since.
-  const ownNotice = randomBytes(12).toString('hex');
+  const cache = new IdentityCache(config.authCacheSeconds * 1000, undefined, undefined, revocationEpochOf(db));
   app.decorate('identityCache', cache);
   app.decorateRequest('actor', null);
 
   /** The caller behind a credential, from the cache when it was resolved a moment ago. */
-  async function cached(key: string, resolve: () => Promise<ResolvedCaller | null>): Promise<ResolvedCaller | null> {
-    const hit = cache.get<ResolvedCaller | null>(key);
-    if (hit !== undefined) return hit;
-    const mark = cache.mark();
-    const caller = await resolve();
-    cache.set(key, caller, mark);
-    return caller;
-  }
+  const cached = (key: string, resolve: () => Promise<ResolvedCaller | null>) => cache.remember(key, resolve);
 
-  // Any write may change sessions, users, roles or companies: forget every cached identity here
-  // at once, and tell the other server processes to do the same.
-  // This runs before the answer leaves, so the caller's next request already sees the change.
+  // Any write may end sessions, revoke tokens or keys, or change users, roles or companies: it
+  // revokes what every server process remembers (see IdentityCache). This runs after the change is
+  // committed and before the answer leaves, so no process accepts what the answer says is revoked.
   app.addHook('onSend', async (request, _reply, payload) => {
     if (!unsafeMethods.has(request.method) || !request.url.startsWith('/api/')) return payload;
     if (request.routeOptions.config?.identityNeutral) return payload;
-    cache.invalidate();
-    if (cache.enabled && db.kind === 'server') {
-      await db.query(sql`SELECT pg_notify(${IDENTITY_CHANNEL}, ${ownNotice})`).catch(() => undefined);
+    try {
+      await cache.revoke();
+    } catch (error) {
+      // Only the other processes may lag then, and no longer than the cache's lifetime.
+      request.log.error({ err: error }, 'could not tell the other server processes to forget cached identities');
     }
     return payload;
-  });
-  let stopListening: (() => Promise<void>) | null = null;
-  app.addHook('onReady', async () => {
-    if (cache.enabled)
-      stopListening = await db.listen(IDENTITY_CHANNEL, (payload) => {
-        if (payload !== ownNotice) cache.invalidate();
-      });
-  });
-  app.addHook('onClose', async () => {
-    await stopListening?.();
   });
 
   app.addHook('onRequest', async (request, reply) => {
