@@ -1,3 +1,6 @@
+// First, before any schema is built.
+import './zod-setup';
+
 export * from './resources';
 export * from './permissions';
 export * from './errors';
