@@ -23,6 +23,27 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // The console takes only types from the contract's main entry; its values come from
+    // '@vigil/contract/client', which carries no schema library into the browser.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@vigil/contract',
+              allowTypeImports: true,
+              message:
+                "Import values from '@vigil/contract/client'; the main entry brings zod and every schema into the browser.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The contract is shared by both apps and must not reach into either.
     files: ['packages/contract/**/*.ts'],
     rules: {

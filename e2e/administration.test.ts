@@ -138,7 +138,7 @@ describe('administration and profile pages', () => {
     const timeline = page.getByTestId('timeline-timeline');
     await timeline.getByTestId('timeline-entry').first().waitFor();
     const actions = await timeline.getByTestId('timeline-entry').locator('.vigil-table__badge').allTextContents();
-    expect(actions).toEqual(['restore', 'archive', 'create']);
+    expect(actions).toEqual(['Restored', 'Archived', 'Created']);
     expect(await timeline.getByTestId('timeline-entry').first().getByTestId('changes').textContent()).toContain(
       'archived',
     );

@@ -107,12 +107,13 @@ describe('the signed-in console', () => {
 
     const loginRow = page
       .getByTestId('system-log-table')
-      .locator('[role="row"][data-index]', { hasText: 'login' })
+      .locator('[role="row"][data-index]', { hasText: 'Signed in' })
       .first();
     const cells = await loginRow.locator('[role="cell"]').allTextContents();
     expect(cells[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(cells[1]).toBe(ADMIN_USERNAME);
-    expect(cells[2]).toBe('login');
+    // The recorded action (`login`) is named in the interface language.
+    expect(cells[2]).toBe('Signed in');
     expect(cells[4]).toBe('127.0.0.1');
     await screenshot(page, 'main-system-log-dark-en');
 

@@ -347,6 +347,21 @@ describe('incidents', () => {
     expect(await page.getByTestId('incident-create').count()).toBe(0);
   });
 
+  it('says a refused alert id beside its field, and raises no notification for it', async () => {
+    await signIn();
+    await page.goto(`${server.url}/incidents`);
+    await page.getByTestId('incident-create').click();
+    const form = page.getByTestId('create-incident-form');
+    await page.getByTestId('create-title').fill('Beacon from a host nobody knows');
+    await page.getByTestId('create-alert-ids').fill('999999');
+    await page.getByTestId('create-submit').click();
+    // The server's 400 names the field; the form shows it there, and the client raised nothing else
+    // (it notifies, if at all, before the form gets the answer).
+    await form.getByText('Some of these alerts do not exist.').waitFor();
+    expect(await page.getByTestId('notification').count()).toBe(0);
+    expect(await form.getByTestId('form-error').count()).toBe(0);
+  });
+
   it('makes an incident by alert ids from the list, and looks finished in both themes', async () => {
     await signIn();
     await mkdir(SHOTS, { recursive: true });

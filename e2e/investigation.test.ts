@@ -16,6 +16,8 @@ const SHOTS = '/tmp/shots';
 const CLIENT = '10.44.0.15';
 const OTHER = '10.44.0.99';
 const HOST = 'WS-FIN-E2E';
+/** A host that sent one Sysmon event as flat Windows JSON (NXLog): rundll32 opening LSASS. */
+const DUMP_HOST = 'WS-DUMP-E2E';
 const SUBJECT = 'Quarterly statement ready';
 const ATTACHMENT = Buffer.from('Statement for Q3: please review the figures.\n');
 const ATTACHMENT_SHA256 = createHash('sha256').update(ATTACHMENT).digest('hex');
@@ -142,6 +144,24 @@ function endpointRecords() {
   ];
 }
 
+/** Sysmon 10 as NXLog writes it: every field at the top level. */
+function lsassAccessRecord() {
+  return {
+    EventID: 10,
+    TimeCreated: iso(20 * MINUTE),
+    SourceName: 'Microsoft-Windows-Sysmon',
+    Channel: 'Microsoft-Windows-Sysmon/Operational',
+    Hostname: DUMP_HOST,
+    SourceProcessGUID: '{39e4a257-9c59-5f8c-6f0a-000000000700}',
+    SourceProcessId: '5872',
+    SourceImage: 'C:\\Windows\\System32\\rundll32.exe',
+    TargetProcessGUID: '{39e4a257-f12b-5f8b-0c00-000000000700}',
+    TargetProcessId: '684',
+    TargetImage: 'C:\\Windows\\system32\\lsass.exe',
+    GrantedAccess: '0x1FFFFF',
+  };
+}
+
 /** A message whose HTML tries to run scripts and to load a remote image from `pixelUrl`. */
 function hostileMail(pixelUrl: string): string {
   const html = [
@@ -193,6 +213,39 @@ function hostileMail(pixelUrl: string): string {
   ].join('\r\n');
 }
 
+/**
+ * A phishing message as real ones come: a display name without an address, a body longer than what
+ * is kept, and a credential-harvesting page attached under a double extension.
+ */
+const HARVEST_SUBJECT = 'Remittance for your review';
+function harvestMail(): string {
+  const page =
+    '<html><body><form method="POST" action="https://collect.example-harvest.net/post.php"></form></body></html>';
+  return [
+    'From: DeBank <>',
+    'To: j.doe@corp.example',
+    `Subject: ${HARVEST_SUBJECT}`,
+    'Date: Fri, 20 Nov 2026 09:30:00 +0000-62495-238',
+    'Message-ID: <e2e-harvest@example-harvest.net>',
+    'X-Campaign: e2e-harvest',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="m"',
+    '',
+    '--m',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    `${'Please review the remittance below. '.repeat(1000)}Last link: https://late.example-harvest.net/x`,
+    '--m',
+    'Content-Type: application/octet-stream; name="Remittance.Xls.htm"',
+    'Content-Disposition: attachment; filename="Remittance.Xls.htm"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    Buffer.from(page).toString('base64'),
+    '--m--',
+    '',
+  ].join('\r\n');
+}
+
 describe('investigation pages', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -202,6 +255,7 @@ describe('investigation pages', () => {
   let pixel: Server;
   let pixelRequests: string[];
   let mailId: number;
+  let harvestId: number;
 
   beforeAll(async () => {
     pixelRequests = [];
@@ -233,13 +287,18 @@ describe('investigation pages', () => {
     };
     const ndjson = (records: object[]) => records.map((record) => JSON.stringify(record)).join('\n');
     await ingest('network', ndjson(networkRecords()), 'application/x-ndjson');
-    await ingest('endpoint', ndjson(endpointRecords()), 'application/x-ndjson');
+    await ingest('endpoint', ndjson([...endpointRecords(), lsassAccessRecord()]), 'application/x-ndjson');
     await ingest('mail', hostileMail(pixelUrl), 'message/rfc822');
     const mails = await admin.request<{ results: { id: number }[] }>('POST', '/api/mailing/check/', {
       search: SUBJECT,
     });
     expect(mails.results).toHaveLength(1);
     mailId = mails.results[0]!.id;
+    await ingest('mail', harvestMail(), 'message/rfc822');
+    const harvest = await admin.request<{ results: { id: number }[] }>('POST', '/api/mailing/check/', {
+      search: HARVEST_SUBJECT,
+    });
+    harvestId = harvest.results[0]!.id;
   });
 
   afterAll(async () => {
@@ -385,6 +444,31 @@ describe('investigation pages', () => {
     expect(new URL(page.url()).searchParams.get('sha256')).toBe(ATTACHMENT_SHA256);
   });
 
+  it('says what real phishing hides: a cut body, a double extension, every header and the original', async () => {
+    await page.goto(`${server.url}/investigation/emails/${harvestId}`);
+    await page.getByTestId('mail-message').waitFor();
+    expect(await page.getByTestId('address-without-mailbox').textContent()).toBe('DeBank (no address)');
+    expect(await page.getByTestId('body-truncated').textContent()).toContain('longer than 32,768 characters');
+    expect(await page.getByTestId('double-extension').textContent()).toBe('double extension');
+    const urls = (await page.getByTestId('mail-urls').textContent()) ?? '';
+    expect(urls).toContain('https://late.example-harvest.net/x');
+    expect(urls).toContain('https://collect.example-harvest.net/post.php');
+    expect(urls).toContain('in attachment Remittance.Xls.htm');
+    await screenshot(page, 'investigation-mail-phishing-en', { fullPage: true });
+
+    await page.getByRole('tab', { name: 'Headers' }).click();
+    const headers = page.getByTestId('mail-headers');
+    await headers.waitFor();
+    expect(await headers.locator('tr').count()).toBe(8);
+    expect(await headers.textContent()).toContain('e2e-harvest');
+    const link = page.getByTestId('mail-original').getByRole('link');
+    expect(await link.textContent()).toContain('Download the original');
+    const original = await page.request.get(new URL((await link.getAttribute('href'))!, server.url).href);
+    expect(original.headers()['content-type']).toBe('message/rfc822');
+    expect((await original.body()).equals(Buffer.from(harvestMail()))).toBe(true);
+    await screenshot(page, 'investigation-mail-headers-en');
+  });
+
   it('finds a file by ?sha256= and tells where it was seen', async () => {
     await page.goto(`${server.url}/investigation/files?sha256=${ATTACHMENT_SHA256}`);
     await rows('files-table').first().waitFor();
@@ -396,6 +480,43 @@ describe('investigation pages', () => {
     expect(await drawer.getByTestId('file-mails').textContent()).toContain(SUBJECT);
     await drawer.getByRole('link', { name: SUBJECT }).click();
     await page.waitForURL((url) => url.pathname === `/investigation/emails/${mailId}`);
+  });
+
+  it("names endpoint actions in the console's language and shows the process an event opened", async () => {
+    const open = async () => {
+      await page.goto(`${server.url}/investigation/endpoint-events?host_name=${DUMP_HOST}`);
+      await rows('endpoint-table').first().waitFor();
+      const row = await rows('endpoint-table').first().textContent();
+      await rows('endpoint-table').first().click();
+      const drawer = page.getByTestId('endpoint-drawer');
+      await drawer.getByTestId('section-target-process').waitFor();
+      return { row, drawer };
+    };
+    const english = await open();
+    expect(english.row).toContain('Process opened by another process');
+    expect(english.row).toContain('lsass.exe (0x1fffff)');
+    const target = await english.drawer.getByTestId('section-target-process').textContent();
+    expect(target).toContain('Target process');
+    expect(target).toContain('lsass.exe');
+    expect(target).toContain('0x1fffff');
+    expect(await english.drawer.textContent()).toContain('NXLOG');
+    await screenshot(page, 'investigation-endpoint-target-process-en');
+
+    await apiInPage(page, 'PUT', '/api/users/me/', { locale: 'ru' });
+    await page.evaluate(() => localStorage.setItem('user-language', JSON.stringify('ru')));
+    try {
+      const russian = await open();
+      expect(russian.row).toContain('Доступ к процессу');
+      expect(await russian.drawer.getByTestId('section-target-process').textContent()).toContain('Целевой процесс');
+      await screenshot(page, 'investigation-endpoint-target-process-ru');
+      await page.keyboard.press('Escape');
+      await page.goto(`${server.url}/investigation/endpoint-events?host_name=${HOST}`);
+      await rows('endpoint-table').first().waitFor();
+      expect(await page.getByTestId('endpoint-table').textContent()).toContain('Создание процесса');
+    } finally {
+      await apiInPage(page, 'PUT', '/api/users/me/', { locale: 'en' });
+      await page.evaluate(() => localStorage.setItem('user-language', JSON.stringify('en')));
+    }
   });
 
   it('looks finished in both themes', async () => {
@@ -451,5 +572,11 @@ describe('investigation pages', () => {
     await page.goto(`${server.url}/investigation/emails/${mailId}`);
     await page.frameLocator('[data-testid="mail-html"]').locator('#greeting').waitFor();
     await screenshot(page, 'investigation-mail-dark-ru');
+    await page.goto(`${server.url}/investigation/emails/${harvestId}`);
+    expect(await page.getByTestId('double-extension').textContent()).toBe('двойное расширение');
+    await page.getByRole('tab', { name: 'Заголовки' }).click();
+    await page.getByTestId('mail-headers').waitFor();
+    expect(await page.getByTestId('mail-original').textContent()).toContain('Скачать исходное письмо');
+    await screenshot(page, 'investigation-mail-headers-dark-ru');
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiToken, AuthState } from '@vigil/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
-import { unlockUser } from '../src/modules/auth/lockout';
+import { unlockUser } from '../src/modules/users/users.service';
 import { auditActions, userRow, type Detail, type Errors } from './helpers/auth-helpers';
 import { TestClient } from './helpers/http-client';
 import { buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';

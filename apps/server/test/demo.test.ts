@@ -1,4 +1,4 @@
-import type { Alert, Incident, IncidentDetail, ListAnswer, StoredEventItem } from '@vigil/contract';
+import type { Alert, Incident, IncidentDetail, ListAnswer, StoredEventItem, WarehouseHash } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from '../src/db/sql';
 import { loadDemoAtStart } from '../src/modules/demo/demo-start';
@@ -13,6 +13,8 @@ let demo: DemoSummary;
 let admin: TestClient;
 let northwind: number;
 let aurora: number;
+/** When the load began: the demo's traffic all happened before it. */
+let loadStarted: number;
 
 const kinds = ['network', 'eclipse_events', 'mailing'] as const;
 
@@ -32,6 +34,7 @@ async function count(client: TestClient, path: string, filters: Record<string, u
 
 beforeAll(async () => {
   t = await startTestApp();
+  loadStarted = Date.now();
   demo = await loadDemo(t.app, t.db, { scale: 'small', seed: 7, passwords: 'permanent' });
   admin = await t.admin();
   northwind = demo.companies.find((c) => c.name === 'Northwind Logistics')!.id;
@@ -160,6 +163,23 @@ describe('demo data', () => {
     expect(mail.body.event.html).toContain('onerror=');
     expect(mail.body.event.html).toContain('http://tracker.example/');
     expect(mail.body.event.headers.spf).toBe('fail');
+  });
+
+  it('keeps the traffic’s own times for mail and the files it carried, not the minute of the load', async () => {
+    const mails = await admin.post<ListAnswer<StoredEventItem>>('/api/mailing/check/?page_size=500', {});
+    expect(mails.body.results.length).toBeGreaterThanOrEqual(20);
+    for (const mail of mails.body.results) {
+      // Received (the mail server's delivery) within a minute after the Date header said it was sent.
+      const late = Date.parse(mail.ts) - Date.parse(mail.event.date as string);
+      expect([mail.id, late >= 0 && late < 60_000]).toEqual([mail.id, true]);
+    }
+    const files = await admin.post<ListAnswer<WarehouseHash>>('/api/warehouse/hashes/check/?page_size=500', {
+      source: 'mail',
+    });
+    expect(files.body.results.length).toBeGreaterThan(0);
+    for (const file of files.body.results) {
+      expect([file.sha256, Date.parse(file.last_seen) < loadStarted]).toEqual([file.sha256, true]);
+    }
   });
 
   it('refuses to load twice with a clear message and changes nothing', async () => {

@@ -351,6 +351,47 @@ describe('ingest and lists', () => {
   });
 });
 
+describe('mail handed over later', () => {
+  it('is stored at the arrival time the sender gives, and so are its files’ sightings', async () => {
+    const delta = await buildCompany(t.db, 'Delta Shipping');
+    await buildUser(t.db, { username: 'dora', companyId: delta, permissions: eventPermissions });
+    const token = await admin.post<IngestTokenCreated>('/api/ingest/tokens/', {
+      name: 'delta relay',
+      company_id: delta,
+    });
+    const dora = t.client();
+    await dora.signIn('dora', 'User-password-1');
+    const send = (query: string) =>
+      fetch(`${t.url}/api/ingest/mail/${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'message/rfc822', authorization: `Bearer ${token.body.key}` },
+        body: phishingMessage(),
+      });
+
+    const arrived = '2026-03-02T08:30:15.000Z';
+    const sent = await send(`?received_at=${encodeURIComponent('2026-03-02T09:30:15+01:00')}`);
+    expect(sent.status).toBe(200);
+    const mails = await dora.post<ListAnswer<StoredEventItem>>('/api/mailing/check/', {});
+    expect(mails.body.results.map((mail) => Date.parse(mail.ts))).toEqual([Date.parse(arrived)]);
+    const attaches = await dora.post<ListAnswer<{ ts: string }>>('/api/attaches/check/', {});
+    expect(new Set(attaches.body.results.map((a) => Date.parse(a.ts)))).toEqual(new Set([Date.parse(arrived)]));
+    const peSha = createHash('sha256').update(PHISH_ATTACHMENTS.pe).digest('hex');
+    const hashes = await dora.post<ListAnswer<WarehouseHash>>('/api/warehouse/hashes/check/', { hash: peSha });
+    expect(Date.parse(hashes.body.results[0]!.first_seen)).toBe(Date.parse(arrived));
+    expect(Date.parse(hashes.body.results[0]!.last_seen)).toBe(Date.parse(arrived));
+
+    // Not ahead of the server's clock, and a date and time with a zone; nothing is stored otherwise.
+    const ahead = new Date(Date.now() + 3_600_000).toISOString();
+    for (const value of [ahead, 'yesterday', '2026-03-02 08:30']) {
+      const refused = await send(`?received_at=${encodeURIComponent(value)}`);
+      expect([value, refused.status]).toEqual([value, 400]);
+      const body = (await refused.json()) as { errors: Record<string, string[]> };
+      expect(Object.keys(body.errors)).toEqual(['received_at']);
+    }
+    expect((await dora.post<{ count: number }>('/api/mailing/count/', {})).body.count).toBe(1);
+  });
+});
+
 describe('bad input', () => {
   it('keeps every good line and reports every bad one with its line number', async () => {
     const good = JSON.stringify(FLOW);

@@ -2,6 +2,7 @@ import type { ListAnswer, SystemLog } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkInsert } from '../src/db/bulk';
 import { sql } from '../src/db/sql';
+import { buildDetection, raise } from './helpers/alert-factories';
 import type { TestClient } from './helpers/http-client';
 import { buildCompany, startTestApp, type TestApp } from './helpers/test-app';
 
@@ -177,6 +178,37 @@ describe('list engine: filters and search', () => {
     expect(upper.body.count).toBe(1);
     const underscore = await check('', { ...seeded, search: 'object_' });
     expect(underscore.body.count).toBe(1);
+  });
+
+  it('matches %, _, ! and \\ literally in the search of other lists and of the alert queue', async () => {
+    const names = ['stage_1', 'stageX1', '100% done', '1000 done', 'bang!x', 'bang!!x', 'back\\slash', 'backslash'];
+    for (const name of names) {
+      const created = await admin.post('/api/units/', { name, company_id: companyA });
+      expect(created.status).toBe(201);
+    }
+    const found = async (search: string) => {
+      const answer = await admin.post<ListAnswer<{ name: string }>>('/api/units/check/', {
+        search,
+        company_id: companyA,
+      });
+      expect(answer.status).toBe(200);
+      return answer.body.results.map((r) => r.name).sort();
+    };
+    expect(await found('stage_')).toEqual(['stage_1']);
+    expect(await found('_')).toEqual(['stage_1']);
+    expect(await found('0%')).toEqual(['100% done']);
+    expect(await found('%')).toEqual(['100% done']);
+    expect(await found('g!x')).toEqual(['bang!x']);
+    expect(await found('k\\s')).toEqual(['back\\slash']);
+    const count = await admin.post<{ count: number }>('/api/units/count/', { search: '_', company_id: companyA });
+    expect(count.body.count).toBe(1);
+
+    await raise(t.db, [
+      buildDetection(companyA, { title: 'cmd_exe spawned', ruleId: 'like-1' }),
+      buildDetection(companyA, { title: 'cmdXexe spawned', ruleId: 'like-2' }),
+    ]);
+    const alerts = await admin.post<ListAnswer<{ title: string }>>('/api/alerts/check/', { search: 'cmd_exe' });
+    expect(alerts.body.results.map((a) => a.title)).toEqual(['cmd_exe spawned']);
   });
 
   it('counts with the same filters as the list', async () => {

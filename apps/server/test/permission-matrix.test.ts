@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { actionsOf, endpointEntries, findResourceKind, resourceKinds, type AuthState } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
@@ -68,6 +70,11 @@ const providerOnly = new Set(['POST /api/companies/']);
 /** Routes whose handler also checks a second action of the same resource (bulk changes need `change`). */
 const alsoNeeds: Record<string, string> = { 'POST /api/alerts/bulk/': 'change' };
 
+/** Routes that also need a privileged flag granted by name (the original of a mail is mail content). */
+const alsoPrivileged: Record<string, Record<string, boolean>> = {
+  'GET /api/mailing/:id/raw/': { mail_content: true },
+};
+
 const allPermissions = resourceKinds.map((k) => ({ basename: k.basename, actions: actionsOf(k) }));
 
 function allBut(basename: string, action: string) {
@@ -111,9 +118,16 @@ async function clientWith(
   permissions: { basename: string; actions: string[] }[],
   companyId: number,
   allCompanies = false,
+  privileged: Record<string, boolean> = {},
 ): Promise<TestClient> {
   counter += 1;
-  const user = await buildUser(t.db, { username: `matrix-${counter}`, companyId, permissions, allCompanies });
+  const user = await buildUser(t.db, {
+    username: `matrix-${counter}`,
+    companyId,
+    permissions,
+    allCompanies,
+    privileged,
+  });
   const client = t.client();
   await client.signIn(user.username, user.password);
   return client;
@@ -152,6 +166,15 @@ beforeAll(async () => {
   }
 });
 
+/** A kept original message (for the mail fixture), by its hash. */
+async function mailOriginal(side: string): Promise<string> {
+  const original = Buffer.from(`From: ${side}@example.net\r\nSubject: fixture\r\n\r\nbody\r\n`);
+  const sha256 = createHash('sha256').update(original).digest('hex');
+  await t.db.query(sql`INSERT INTO mail_originals (sha256, size, content)
+    VALUES (${sha256}, ${original.length}, decode(${gzipSync(original).toString('hex')}, 'hex'))`);
+  return sha256;
+}
+
 /** One stored event of each kind, an ingest token and a warehouse file for a company. */
 async function eventFixtures(company: number, side: string): Promise<Record<string, number | string>> {
   const one = async (query: ReturnType<typeof sql>) => Number((await t.db.query<{ id: number }>(query)).rows[0]!.id);
@@ -165,8 +188,8 @@ async function eventFixtures(company: number, side: string): Promise<Record<stri
       VALUES (${company}, now(), 1, 'flow', '{}', '{}') RETURNING id`),
     endpoint: await one(sql`INSERT INTO endpoint_events (company_id, ts, batch_id, source_format, event, raw)
       VALUES (${company}, now(), 1, 'ecs', '{}', '{}') RETURNING id`),
-    mail: await one(sql`INSERT INTO mail_messages (company_id, ts, batch_id, event)
-      VALUES (${company}, now(), 1, '{}') RETURNING id`),
+    mail: await one(sql`INSERT INTO mail_messages (company_id, ts, batch_id, event, original_sha256)
+      VALUES (${company}, now(), 1, '{}', ${await mailOriginal(side)}) RETURNING id`),
     attachment:
       await one(sql`INSERT INTO mail_attachments (company_id, ts, mail_id, content_type, size, md5, sha1, sha256, detected_type)
       VALUES (${company}, now(), 1, 'application/octet-stream', 1, '', '', ${sha256}, 'unknown') RETURNING id`),
@@ -291,14 +314,19 @@ describe('permission matrix', () => {
       expect(alphaPath, `${label}: add a fixture for this object route`).not.toBeNull();
       const body = route.method === 'GET' ? {} : { body: {} };
 
-      const without = await clientWith(allBut(basename, action), alpha);
+      const key = `${route.method} ${route.url}`;
+      const without = await clientWith(allBut(basename, action), alpha, false, alsoPrivileged[key]);
       const refused = await without.request(route.method, alphaPath!, body);
       check(refused.status === 403, `${label} without the permission: ${refused.status}`);
 
-      const key = `${route.method} ${route.url}`;
       const holder = providerOnly.has(key)
         ? await clientWith([{ basename, actions: [action] }], provider, true)
-        : await clientWith([{ basename, actions: [action, ...(alsoNeeds[key] ? [alsoNeeds[key]] : [])] }], alpha);
+        : await clientWith(
+            [{ basename, actions: [action, ...(alsoNeeds[key] ? [alsoNeeds[key]] : [])] }],
+            alpha,
+            false,
+            alsoPrivileged[key],
+          );
       const allowed = await holder.request(route.method, alphaPath!, body);
       if (providerOnly.has(key)) {
         const customer = await clientWith([{ basename, actions: [action] }], alpha);

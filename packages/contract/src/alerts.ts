@@ -1,9 +1,5 @@
 import { z } from 'zod';
-
-export const alertSeverityValues = ['info', 'low', 'medium', 'high', 'critical'] as const;
-export const alertStatuses = ['new', 'in_progress', 'resolved', 'closed'] as const;
-export const alertResolutions = ['true_positive', 'false_positive', 'benign', 'duplicate'] as const;
-export const alertSources = ['network', 'endpoint', 'mail'] as const;
+import { alertSeverityValues, alertStatuses, alertResolutions, alertSources } from './values';
 
 export const alertSeveritySchema = z.enum(alertSeverityValues, {
   message: `Severity is one of ${alertSeverityValues.join(', ')}.`,

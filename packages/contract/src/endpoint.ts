@@ -180,11 +180,4 @@ export type ParamsInputOf<E extends EndpointSpec> = E['params'] extends z.ZodTyp
 export type QueryInputOf<E extends EndpointSpec> = E['query'] extends z.ZodType ? z.input<E['query']> : undefined;
 export type BodyInputOf<E extends EndpointSpec> = E['body'] extends z.ZodType ? z.input<E['body']> : undefined;
 
-/** Builds an endpoint's URL from its path and parameter values. */
-export function endpointUrl(path: string, params?: Record<string, string | number>): string {
-  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
-    const value = params?.[name];
-    if (value === undefined) throw new Error(`The path ${path} needs the parameter "${name}".`);
-    return encodeURIComponent(String(value));
-  });
-}
+export { endpointUrl } from './client/url';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maintenanceReasons } from './values';
 
 /** Notification a server answer may carry: title, message, type and whether the message is HTML. */
 export const messageSchema = z.object({
@@ -23,13 +24,6 @@ export const errorSchema = z.object({
   messages: z.array(messageSchema).optional(),
 });
 export type ErrorBody = z.infer<typeof errorSchema>;
-
-/** Why the system answers 423: an administrator turned maintenance on, or the database is being migrated. */
-export const maintenanceReasons = ['administrator', 'migration'] as const;
-export type MaintenanceReason = (typeof maintenanceReasons)[number];
-
-/** Seconds a client should wait before asking again while the system is being updated (also in `Retry-After`). */
-export const MAINTENANCE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * 423 answer while the system is being updated: the usual error shape (`code` is `maintenance`)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { detectedFileTypes, MAX_EVENT_STRING } from './values';
 
 /*
  * Normalised events: what the ingest parsers make of the formats real tools emit (Suricata EVE
@@ -13,9 +14,6 @@ import { z } from 'zod';
  * U+0000 becomes U+FFFD (PostgreSQL text and jsonb cannot hold NUL), and normalised strings are
  * cut at MAX_EVENT_STRING characters (raw keeps them whole).
  */
-
-/** Longest normalised string field; Windows' own limit for a command line is 32,767. */
-export const MAX_EVENT_STRING = 32_768;
 
 /** Our severity scale, shared by events, alerts and incidents. */
 export const severitySchema = z.enum(['info', 'low', 'medium', 'high', 'critical']);
@@ -165,10 +163,11 @@ export const networkEventSchema = z.object({
 export type NetworkEvent = z.infer<typeof networkEventSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Endpoint: ECS-like JSON or Windows events exported from EVTX
+// Endpoint: ECS-like JSON, Windows events exported from EVTX, or flat Windows JSON (NXLog, HELK)
 // ---------------------------------------------------------------------------------------------
 
-export const endpointSourceFormats = ['ecs', 'evtx'] as const;
+/** `ecs`: ECS-like JSON (Winlogbeat, Elastic Agent…); `evtx`: `{"Event": {"System": …}}`; `nxlog`: flat Windows JSON. */
+export const endpointSourceFormats = ['ecs', 'evtx', 'nxlog'] as const;
 
 const processRefSchema = z.object({
   pid: count.nullable(),
@@ -192,8 +191,10 @@ export const endpointEventSchema = z.object({
     os: nullableText,
   }),
   event: z.object({
-    /** What happened, kebab-case: `process-create`, `logon-failure`, `registry-value-set`… */
+    /** What happened, one name of the vocabulary (endpointActions: `process-create`, `logon-failure`…); null when the source's event is not in it. */
     action: nullableText,
+    /** The action as the shipper wrote it (`Process Create (rule: ProcessCreate)`, `start`); null when it wrote none. */
+    shipper_action: nullableText,
     /** ECS categories: process, network, file, registry, authentication, iam, configuration… */
     category: z.array(text),
     /** The Windows event id, or ECS `event.code`. */
@@ -209,10 +210,32 @@ export const endpointEventSchema = z.object({
     .extend({
       /** Sysmon ProcessGuid or ECS process.entity_id. */
       entity_id: nullableText,
-      parent: processRefSchema.nullable(),
+      parent: processRefSchema
+        .extend({
+          /** Sysmon ParentProcessGuid or ECS process.parent.entity_id. */
+          entity_id: nullableText,
+          /** The account the parent runs as, as the source wrote it (Sysmon ParentUser). */
+          user: nullableText,
+        })
+        .nullable(),
       hash: fileHashesSchema,
       /** The account the process runs as, as the source wrote it (`DOMAIN\name`). */
       user: nullableText,
+      /** The name the executable was built with (PE OriginalFileName): tells a renamed tool. */
+      original_file_name: nullableText,
+      /** Windows integrity level: Untrusted, Low, Medium, MediumPlus, High, System, Protected (or the label's SID). */
+      integrity_level: nullableText,
+    })
+    .nullable(),
+  /** The process acted upon: opened (Sysmon 10, a 4656 on a process), injected into (Sysmon 8). */
+  target_process: z
+    .object({
+      pid: count.nullable(),
+      name: nullableText,
+      executable: nullableText,
+      entity_id: nullableText,
+      /** The access mask granted to the handle, lower-case hex (`0x1010`). */
+      granted_access: nullableText,
     })
     .nullable(),
   file: z
@@ -220,10 +243,17 @@ export const endpointEventSchema = z.object({
       path: nullableText,
       name: nullableText,
       hash: fileHashesSchema,
+      /** The PE OriginalFileName of the file (Sysmon 7's loaded image, ECS file.pe). */
+      original_file_name: nullableText,
     })
     .nullable(),
   /** The account that acted (Sysmon User, the logon account of 4624/4625, the subject otherwise). */
-  user: accountSchema.nullable(),
+  user: accountSchema
+    .extend({
+      /** The logon session of that account, lower-case hex (`0x3e7`); links a logon to what it did. */
+      logon_id: nullableText,
+    })
+    .nullable(),
   /** The account acted upon: created (4720), added to a group (4732). */
   target_user: accountSchema.nullable(),
   /** The group of a membership change. */
@@ -268,33 +298,15 @@ export type EndpointEvent = z.infer<typeof endpointEventSchema>;
 // Mail: one RFC 5322 message
 // ---------------------------------------------------------------------------------------------
 
-/** What an attachment's bytes are, by magic bytes (scripts and unknown bytes by file name). */
-export const detectedFileTypes = [
-  'pe',
-  'elf',
-  'mach-o',
-  'pdf',
-  'ooxml',
-  'zip',
-  'ole2',
-  'rtf',
-  'rar',
-  '7z',
-  'gzip',
-  'iso',
-  'lnk',
-  'png',
-  'jpeg',
-  'gif',
-  'script',
-  'unknown',
-] as const;
 export const detectedFileTypeSchema = z.enum(detectedFileTypes);
 export type DetectedFileType = z.infer<typeof detectedFileTypeSchema>;
 
 export const mailAddressEntrySchema = z.object({
-  /** Lower-cased address; may be malformed as the sender wrote it. */
-  address: text,
+  /**
+   * Lower-cased address; may be malformed as the sender wrote it. `null` when the header gave a
+   * display name and no address (`From: DeBank <>`): the name is still kept.
+   */
+  address: nullableText,
   name: nullableText,
 });
 export type MailAddressEntry = z.infer<typeof mailAddressEntrySchema>;
@@ -312,6 +324,14 @@ export const mailAttachmentSchema = z.object({
   detected_type: detectedFileTypeSchema,
   /** Shown inline (an image the HTML refers to by `cid:`) rather than attached. */
   inline: z.boolean(),
+  /**
+   * The name hides its real type behind a harmless-looking one (`Invoice.Xls.htm`, `scan.pdf.exe`):
+   * a document, image, media or archive extension followed by one of a file that runs or opens in
+   * a browser.
+   */
+  double_extension: z.boolean(),
+  /** http, https and ftp URLs found in an HTML or SVG attachment (links, sources, form targets, refreshes, text). */
+  urls: z.array(text),
 });
 export type MailAttachment = z.infer<typeof mailAttachmentSchema>;
 
@@ -323,20 +343,39 @@ export const mailMessageSchema = z.object({
   cc: z.array(mailAddressEntrySchema),
   reply_to: z.array(mailAddressEntrySchema),
   subject: nullableText,
+  /** The plain-text body, cut at MAX_EVENT_STRING characters (`text_truncated` says so). */
   text: z.string().nullable(),
+  /** The HTML body, cut at MAX_EVENT_STRING characters (`html_truncated` says so). */
   html: z.string().nullable(),
+  /** The text body was longer than what is kept; URLs were still taken from all of it. */
+  text_truncated: z.boolean(),
+  /** The HTML body was longer than what is kept; URLs were still taken from all of it. */
+  html_truncated: z.boolean(),
+  /** Every header of the message, in order, unfolded (values as they arrived, encoded words left as they are). */
+  header_lines: z.array(z.object({ name: text, value: text })),
   headers: z.object({
     /** Received headers, newest (top) first, unfolded. */
     received: z.array(text),
     return_path: nullableText,
     x_mailer: nullableText,
-    /** From the topmost Authentication-Results (the receiving server's), else Received-SPF. */
+    /**
+     * Each method's result as the receiving server gave it: from the topmost Authentication-Results
+     * headers that share the first one's authserv-id (several when the server writes one header per
+     * method), a passing DKIM signature winning over others; SPF from Received-SPF when they give none.
+     */
     spf: verdict,
     dkim: verdict,
     dmarc: verdict,
+    arc: verdict,
+    /** Microsoft 365's composite authentication. */
+    compauth: verdict,
+    /** Every Authentication-Results header, topmost first. */
     authentication_results: z.array(text),
   }),
-  /** http, https and ftp URLs from the text and HTML bodies, normalised, first sighting first. */
+  /**
+   * http, https and ftp URLs from the whole text and HTML bodies (not only what is kept of them), then
+   * from HTML and SVG attachments; normalised, first sighting first.
+   */
   urls: z.array(text),
   attachments: z.array(mailAttachmentSchema),
   /** Size of the raw message in bytes. */

@@ -1,26 +1,11 @@
 import { z } from 'zod';
+import { graphNodeKinds, type GraphNodeKind } from './values';
 
 /**
  * The investigation graph: the entities an alert or an incident touches (hosts, accounts,
  * addresses, names, files, mail) as nodes and the relations seen between them in stored events
  * as edges. Node ids are `<kind>:<value>`, so one entity reached twice is one node.
  */
-
-export const graphNodeKinds = [
-  'alert',
-  'incident',
-  'host',
-  'user',
-  'ip',
-  'domain',
-  'url',
-  'hash',
-  'file',
-  'process',
-  'mail',
-  'email',
-] as const;
-export type GraphNodeKind = (typeof graphNodeKinds)[number];
 
 export const graphNodeKindSchema = z.enum(graphNodeKinds, {
   message: `The kind is one of ${graphNodeKinds.join(', ')}.`,

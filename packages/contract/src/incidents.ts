@@ -1,31 +1,11 @@
 import { z } from 'zod';
+import { incidentStatuses, taskStatuses } from './values';
 import { alertSeveritySchema } from './alerts';
 
-export const incidentStatuses = ['open', 'investigating', 'contained', 'resolved', 'closed'] as const;
 export const incidentStatusSchema = z.enum(incidentStatuses, {
   message: `Status is one of ${incidentStatuses.join(', ')}.`,
 });
-export type IncidentStatus = (typeof incidentStatuses)[number];
 
-/**
- * The incident workflow: where each status may go next. Work moves forward (open → investigating →
- * contained → resolved → closed, steps may be skipped); a resolved or closed incident may only be
- * reopened into investigation, so its SLA timers and history stay honest. Nothing returns to open.
- */
-export const incidentTransitions: Readonly<Record<IncidentStatus, readonly IncidentStatus[]>> = {
-  open: ['investigating', 'contained', 'resolved', 'closed'],
-  investigating: ['contained', 'resolved', 'closed'],
-  contained: ['investigating', 'resolved', 'closed'],
-  resolved: ['closed', 'investigating'],
-  closed: ['investigating'],
-};
-
-/** Whether an incident may move from one status to another (staying put is always allowed). */
-export function canIncidentTransition(from: IncidentStatus, to: IncidentStatus): boolean {
-  return from === to || incidentTransitions[from].includes(to);
-}
-export const taskStatuses = ['todo', 'in_progress', 'done'] as const;
-export type TaskStatus = (typeof taskStatuses)[number];
 export const taskStatusSchema = z.enum(taskStatuses, { message: `Status is one of ${taskStatuses.join(', ')}.` });
 
 /** One SLA timer, as TheHive 5 keeps them: a target from the severity, and whether it was missed. */

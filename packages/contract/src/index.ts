@@ -1,8 +1,6 @@
-// First, before any schema is built.
-import './zod-setup';
-
 export * from './resources';
 export * from './permissions';
+export * from './values';
 export * from './errors';
 export * from './list';
 export * from './health';
@@ -14,6 +12,7 @@ export * from './sso';
 export * from './mail';
 export * from './auth';
 export * from './events';
+export * from './endpoint-actions';
 export * from './alerts';
 export * from './incidents';
 export * from './matchers';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpointSourceFormats } from './events';
 
 /*
  * Ingest API (`/api/ingest/…`) and the stored-event resources it feeds: network, eclipse_events,
@@ -62,6 +63,22 @@ export const ingestAnswerSchema = z.object({
 });
 export type IngestAnswer = z.infer<typeof ingestAnswerSchema>;
 
+/**
+ * Query of the mail endpoint. `received_at`: when the message reached the company's mail server,
+ * for a relay or journal that hands mail over later than it arrived (a backlog, an archive, the
+ * demo); by default the message arrives when it is sent here. It may not lie ahead of the server's
+ * clock by more than a few minutes.
+ */
+export const mailIngestQuerySchema = z.object({
+  received_at: z.iso
+    .datetime({ offset: true, message: 'Use an ISO 8601 date and time with a zone, e.g. 2026-11-22T10:00:00Z.' })
+    .optional(),
+});
+export type MailIngestQuery = z.infer<typeof mailIngestQuerySchema>;
+
+/** How far ahead of the server's clock a mail's `received_at` may be (clocks differ a little). */
+export const MAIL_RECEIVED_AT_SKEW_MS = 5 * 60_000;
+
 // ---------------------------------------------------------------------------------------------
 // Stored-event list filters
 // ---------------------------------------------------------------------------------------------
@@ -80,6 +97,12 @@ const hash = z
   .toLowerCase()
   .regex(/^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/, 'Enter an MD5, SHA-1 or SHA-256 in hex.');
 const id = z.number().int().min(1);
+/** A Windows hex value (`0x1F3FFF`, access masks and logon ids), compared in lower case. */
+const hexText = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^0x[0-9a-f]{1,16}$/, 'Enter a hexadecimal value such as 0x1010.');
 
 const timeRange = {
   ts_from: ts.optional(),
@@ -117,7 +140,7 @@ export const endpointEventFiltersSchema = z
   .object({
     ...timeRange,
     search: z.string().trim().max(200).optional(),
-    source_format: many(z.enum(['ecs', 'evtx'])).optional(),
+    source_format: many(z.enum(endpointSourceFormats)).optional(),
     host_name: many(short).optional(),
     action: many(short).optional(),
     event_code: many(short).optional(),
@@ -131,6 +154,15 @@ export const endpointEventFiltersSchema = z
     dest_port: many(port).optional(),
     registry_path: short.optional(),
     dns_question: short.optional(),
+    /** The process acted upon (Sysmon 8 and 10), by name, either case. */
+    target_process_name: many(short).optional(),
+    /** Access granted to a process handle, in hex (`0x1010`). */
+    granted_access: many(hexText).optional(),
+    /** PE OriginalFileName of the process or of the loaded file, either case. */
+    original_file_name: many(short).optional(),
+    integrity_level: many(short).optional(),
+    /** Logon session id, in hex (`0x3e7`). */
+    logon_id: many(hexText).optional(),
   })
   .strict();
 export type EndpointEventFilters = z.infer<typeof endpointEventFiltersSchema>;
@@ -226,6 +258,8 @@ export const mailAttachmentItemSchema = z.object({
   sha256: z.string(),
   detected_type: z.string(),
   inline: z.boolean(),
+  /** The name hides its real type behind a harmless-looking one (`Invoice.Xls.htm`, `scan.pdf.exe`). */
+  double_extension: z.boolean(),
 });
 export type MailAttachmentItem = z.infer<typeof mailAttachmentItemSchema>;
 

@@ -77,6 +77,8 @@ export const mailDetailAttachmentSchema = mailAttachmentItemSchema.extend({
   verdict: indicatorVerdictSchema,
   /** The warehouse holds the bytes (download possible). */
   stored: z.boolean(),
+  /** URLs found in the attachment (HTML and SVG), also among the message's URLs. */
+  urls: z.array(z.string()),
 });
 export type MailDetailAttachment = z.infer<typeof mailDetailAttachmentSchema>;
 
@@ -90,13 +92,22 @@ export const mailDetailSchema = z.object({
   event: z.record(z.string(), z.unknown()),
   /** The message as stored, for the raw view. */
   raw: z.record(z.string(), z.unknown()),
+  /**
+   * The summary is derived from `headers` in the same answer: each method's result from the topmost
+   * headers that share the first one's authserv-id (a passing DKIM signature wins), SPF from
+   * Received-SPF when they give none.
+   */
   authentication: z.object({
     spf: z.string().nullable(),
     dkim: z.string().nullable(),
     dmarc: z.string().nullable(),
+    arc: z.string().nullable(),
+    compauth: z.string().nullable(),
     /** Each Authentication-Results header, topmost (the receiving server's) first. */
     headers: z.array(authenticationHeaderSchema),
   }),
+  /** The original message as it arrived, when kept (`GET /api/mailing/:id/raw/` serves it). */
+  original: z.object({ size: z.number().int(), sha256: z.string() }).nullable(),
   urls: z.array(mailUrlSchema),
   attachments: z.array(mailDetailAttachmentSchema),
   /** The worst verdict of the sender, the URLs and the attachments. */

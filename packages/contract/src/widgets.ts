@@ -1,43 +1,5 @@
 import { z } from 'zod';
-
-/** What a dashboard widget shows; each kind has its own query over the tenant's data. */
-export const widgetKinds = [
-  'alerts_by_severity',
-  'open_alerts_by_status',
-  'top_signatures',
-  'top_hosts',
-  'top_source_ips',
-  'top_destination_ips',
-  'open_incidents_by_severity',
-  'time_to_acknowledge',
-  'time_to_resolve',
-  'ingest_rate',
-] as const;
-export type WidgetKind = (typeof widgetKinds)[number];
-
-/** Share of the dashboard's width a widget takes. */
-export const widgetSizes = ['third', 'half', 'full'] as const;
-export type WidgetSize = (typeof widgetSizes)[number];
-
-/** Kinds whose answer is a time series (buckets of an hour or a day in the caller's zone). */
-export const seriesWidgetKinds = ['alerts_by_severity', 'ingest_rate'] as const satisfies readonly WidgetKind[];
-/** Kinds that list the largest values; their settings may say how many. */
-export const topWidgetKinds = [
-  'top_signatures',
-  'top_hosts',
-  'top_source_ips',
-  'top_destination_ips',
-] as const satisfies readonly WidgetKind[];
-/** Kinds that show the state now and ignore the period. */
-export const snapshotWidgetKinds = [
-  'open_alerts_by_status',
-  'open_incidents_by_severity',
-] as const satisfies readonly WidgetKind[];
-
-export const WIDGET_TOP_DEFAULT = 10;
-export const WIDGETS_PER_USER_MAX = 30;
-/** The longest period a widget may cover, so every query stays bounded. */
-export const WIDGET_PERIOD_MAX_DAYS = 366;
+import { widgetKinds, widgetSizes, WIDGETS_PER_USER_MAX, WIDGET_PERIOD_MAX_DAYS } from './values';
 
 export const widgetKindSchema = z.enum(widgetKinds, { message: `Kind is one of ${widgetKinds.join(', ')}.` });
 export const widgetSizeSchema = z.enum(widgetSizes, { message: `Size is one of ${widgetSizes.join(', ')}.` });

@@ -60,7 +60,7 @@ export function buildCli(): Command {
     .action(async () => {
       const result = await withDatabase((db) => pruneEvents(db));
       console.log(
-        `Dropped ${result.droppedPartitions.length} partition(s)${result.droppedPartitions.length ? ` (${result.droppedPartitions.join(', ')})` : ''} and deleted ${result.deletedRows} row(s), ${result.deletedHashes} hash sighting(s) and ${result.deletedFiles} stored file(s).`,
+        `Dropped ${result.droppedPartitions.length} partition(s)${result.droppedPartitions.length ? ` (${result.droppedPartitions.join(', ')})` : ''} and deleted ${result.deletedRows} row(s), ${result.deletedHashes} hash sighting(s), ${result.deletedFiles} stored file(s) and ${result.deletedOriginals} mail original(s).`,
       );
     });
 

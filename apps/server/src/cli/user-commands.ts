@@ -3,18 +3,12 @@ import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { hashPassword } from '../modules/auth/passwords';
 import { validatePasswordPolicy } from '../modules/auth/password-policy';
-import { unlockUser } from '../modules/auth/lockout';
 import { revocationEpochOf } from '../modules/auth/revocation.repository';
-import { recordAudit } from '../modules/audit/audit.repository';
+import { recordAudit } from '../modules/audit/audit.service';
 import { findCompanyByName, providerCompany } from '../modules/companies/companies.repository';
 import { findRoleByName } from '../modules/roles/roles.repository';
-import {
-  endAllAccess,
-  findUserByUsername,
-  insertUser,
-  replaceUserRoles,
-  resetUserPassword,
-} from '../modules/users/users.repository';
+import { findUserByUsername, insertUser, replaceUserRoles, resetUserPassword } from '../modules/users/users.repository';
+import { endAllAccess, unlockUser } from '../modules/users/users.service';
 
 /** A failure the command line reports as one readable line. */
 export class CommandError extends Error {}

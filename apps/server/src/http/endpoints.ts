@@ -12,10 +12,12 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
+  preHandlerAsyncHookHandler,
   RouteShorthandOptions,
 } from 'fastify';
 import type { z } from 'zod';
-import { notFound, parseOrThrow } from './errors';
+import { unstorableTextErrors } from '../safe-text';
+import { notFound, parseOrThrow, ValidationError } from './errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,13 +43,20 @@ export type EndpointHandler<E extends EndpointSpec> = (
   input: EndpointInput<E>,
 ) => Promise<HandlerAnswerOf<E> | FastifyReply | void>;
 
-export interface EndpointOptions {
+export interface EndpointOptions<E extends EndpointSpec = EndpointSpec> {
   /** Leave the query and body to the handler (list routes validate them with the list engine). */
   parseRequest?: boolean;
   bodyLimit?: number;
   /** Server-side route settings the contract does not know about (ingest keys, identity neutrality). */
   config?: Omit<FastifyContextConfig, 'endpoint' | 'permission' | 'public' | 'reducedApp' | 'maintenanceOpen'>;
   preHandler?: RouteShorthandOptions['preHandler'];
+  /**
+   * Whether the object the path names exists for the caller, asked before the query and body are
+   * checked: a path naming nothing the caller can see answers 404, whatever the body. It gets the
+   * parsed path parameters (a path that does not parse is a 404 before it is asked) and may also
+   * throw its own error (a service's 404). Runs after the permission guard and `preHandler`.
+   */
+  exists?: (params: ParamsOf<E>, request: FastifyRequest) => Promise<boolean>;
 }
 
 /** The route settings the permission guard and the auth hooks read, from the declaration. */
@@ -58,6 +67,33 @@ function accessConfig(spec: EndpointSpec): FastifyContextConfig {
   if (spec.reducedApp) config.reducedApp = spec.reducedApp;
   if (spec.openDuringMaintenance) config.maintenanceOpen = true;
   return config;
+}
+
+/** The declared path parameters of a request, or a 404 when they do not fit. */
+function pathParams<E extends EndpointSpec>(spec: E, request: FastifyRequest): ParamsOf<E> {
+  if (!spec.params) return undefined as ParamsOf<E>;
+  const parsed = spec.params.safeParse(request.params);
+  if (!parsed.success) throw notFound();
+  if (unstorableTextErrors(parsed.data) !== null) throw notFound();
+  return parsed.data as ParamsOf<E>;
+}
+
+/** The route's preHandlers: the given ones, then the existence check. */
+function preHandlers<E extends EndpointSpec>(
+  spec: E,
+  options: EndpointOptions<E>,
+): RouteShorthandOptions['preHandler'] {
+  const { exists } = options;
+  if (!exists) return options.preHandler;
+  const given = options.preHandler
+    ? Array.isArray(options.preHandler)
+      ? options.preHandler
+      : [options.preHandler]
+    : [];
+  const existsFirst: preHandlerAsyncHookHandler = async (request) => {
+    if (!(await exists(pathParams(spec, request), request))) throw notFound();
+  };
+  return [...given, existsFirst];
 }
 
 function responseSchemas(spec: EndpointSpec): Record<number, z.ZodType> {
@@ -71,37 +107,41 @@ function responseSchemas(spec: EndpointSpec): Record<number, z.ZodType> {
 
 /**
  * Registers one route from its contract declaration. Path parameters that do not fit name nothing
- * (404); a query or body that does not fit is a 400 with field errors; the permission guard reads
- * the declared access.
+ * (404); with `exists`, a path naming nothing the caller can see is a 404 before the body is
+ * checked; a query or body that does not fit is a 400 with field errors; the permission guard
+ * reads the declared access. Text that cannot be stored (U+0000, a lone surrogate) at any depth of
+ * a declared query or JSON body is refused with field errors naming its path, for every route, list
+ * routes included, before any handler or list engine sees it.
  */
 export function route<E extends EndpointSpec>(
   app: FastifyInstance,
   spec: E,
   handler: EndpointHandler<E>,
-  options: EndpointOptions = {},
+  options: EndpointOptions<E> = {},
 ): void {
   const parse = options.parseRequest !== false;
   const bodySchema = spec.body && !isRawBody(spec.body) ? spec.body : undefined;
+  const preHandler = preHandlers(spec, options);
   app.route({
     method: spec.method,
     url: spec.path,
     config: { ...options.config, ...accessConfig(spec) },
     schema: { response: responseSchemas(spec) },
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
-    ...(options.preHandler ? { preHandler: options.preHandler } : {}),
+    ...(preHandler ? { preHandler } : {}),
     handler: async (request, reply) => {
-      let params: unknown = undefined;
-      if (spec.params) {
-        const parsed = spec.params.safeParse(request.params);
-        if (!parsed.success) throw notFound();
-        params = parsed.data;
-      }
+      const params = pathParams(spec, request);
+      const textErrors = {
+        ...(spec.query ? unstorableTextErrors(request.query) : null),
+        ...(bodySchema ? unstorableTextErrors(request.body) : null),
+      };
+      if (Object.keys(textErrors).length > 0) throw new ValidationError(textErrors);
       const query = parse && spec.query ? parseOrThrow(spec.query, request.query ?? {}) : request.query;
       const body = parse && bodySchema ? parseOrThrow(bodySchema, request.body ?? {}) : request.body;
       const answer = await handler({
         request,
         reply,
-        params: params as ParamsOf<E>,
+        params,
         query: query as QueryOf<E>,
         body: body as BodyOf<E>,
       });

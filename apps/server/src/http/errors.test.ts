@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { zodFieldErrors } from './errors';
+import { loggableError, zodFieldErrors } from './errors';
 
 describe('zodFieldErrors', () => {
   const schema = z
@@ -20,5 +20,23 @@ describe('zodFieldErrors', () => {
   it('keeps messages written for the person', () => {
     const result = z.object({ code: z.string({ message: 'Enter the code.' }) }).safeParse({ code: 5 });
     expect(zodFieldErrors(result.error!)).toEqual({ code: ['Enter the code.'] });
+  });
+});
+
+describe('loggableError', () => {
+  it('keeps the type, code, message and stack, with NUL and lone surrogates written out', () => {
+    const error = Object.assign(new Error('invalid byte sequence near "ab\u0000\ud800"'), { code: '22021' });
+    const logged = loggableError(error);
+    expect(logged).toMatchObject({
+      type: 'Error',
+      code: '22021',
+      message: 'invalid byte sequence near "ab\\x00\\ud800"',
+    });
+    for (const text of [String(logged.message), String(logged.stack)]) {
+      expect(text).not.toContain('\u0000');
+      expect(text).not.toMatch(/\p{Cs}/u);
+    }
+    expect(String(logged.stack)).toContain('\n');
+    expect(loggableError('plain \u0000 text')).toEqual({ type: 'string', message: 'plain \\x00 text' });
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ZodError, core } from 'zod';
+import { loggable, printable } from '../safe-text';
 
 type ZodIssue = core.$ZodIssue;
 
@@ -71,14 +72,46 @@ export function parseOrThrow<T>(
   return result.data;
 }
 
-/** Installs the error and not-found handlers that give every failure the documented JSON shape. */
+/** Longest message an error answer quotes; longer ones are cut with `…`. */
+const MAX_MESSAGE = 2000;
+
+/** A message as an answer may carry it: whatever client text it quotes, written out printably. */
+const safeMessage = (message: string): string => printable(message, MAX_MESSAGE);
+
+function safeFieldErrors(errors: Record<string, string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    (out[printable(field, 200)] ??= []).push(...messages.map(safeMessage));
+  }
+  return out;
+}
+
+/**
+ * An error as the log records it: its type, SQLSTATE or code, message and stack with NUL and
+ * unpaired surrogates written out (a database error may quote the value it refused).
+ */
+export function loggableError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { type: typeof error, message: loggable(String(error)) };
+  const code = (error as { code?: unknown }).code;
+  return {
+    type: error.name,
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    message: loggable(error.message),
+    ...(error.stack ? { stack: loggable(error.stack) } : {}),
+  };
+}
+
+/**
+ * Installs the error and not-found handlers that give every failure the documented JSON shape.
+ * Messages and field names are written out printably, since some quote what the client sent.
+ */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
     if (error instanceof ValidationError) {
-      return reply.status(400).send({ errors: error.fieldErrors });
+      return reply.status(400).send({ errors: safeFieldErrors(error.fieldErrors) });
     }
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ detail: error.message, code: error.code });
+      return reply.status(error.statusCode).send({ detail: safeMessage(error.message), code: error.code });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: Record<string, string[]> = {};
@@ -96,22 +129,23 @@ export function installErrorHandling(app: FastifyInstance): void {
             : (problem.message ?? 'This value is not valid.');
         (errors[path || 'non_field_errors'] ??= []).push(message);
       }
-      return reply.status(400).send({ errors });
+      return reply.status(400).send({ errors: safeFieldErrors(errors) });
     }
     if (isResponseSerializationError(error)) {
-      request.log.error({ err: error }, 'answer did not match its schema');
+      request.log.error({ err: loggableError(error) }, 'answer did not match its schema');
       return reply.status(500).send({ detail: 'The server could not produce a valid answer.', code: 'server_error' });
     }
     const fastifyError = error as FastifyError;
     const status = fastifyError.statusCode ?? 500;
     if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
+      request.log.error({ err: loggableError(error) }, 'request failed');
       return reply.status(status).send({ detail: 'The server failed to handle the request.', code: 'server_error' });
     }
-    // Fastify's own 4xx errors: malformed JSON, unsupported media type, body too large…
-    const body = { detail: fastifyError.message, code: fastifyError.code };
+    // Fastify's own 4xx errors: malformed JSON (quoting the body), unsupported media type, body too large…
+    const message = safeMessage(fastifyError.message);
+    const body = { detail: message, code: fastifyError.code };
     if (status === 400) {
-      return reply.status(400).send({ errors: { non_field_errors: [fastifyError.message] }, ...body });
+      return reply.status(400).send({ errors: { non_field_errors: [message] }, ...body });
     }
     return reply.status(status).send(body);
   });

@@ -301,6 +301,28 @@ export async function listPage<R, F extends Record<string, unknown>, O>(
   return { results, count, next, previous };
 }
 
+/**
+ * The escape character of every LIKE pattern built from client text. Not backslash: `'!'` reads
+ * the same whatever `standard_conforming_strings` says, on PostgreSQL 15 and PGlite alike, and a
+ * backslash in the text is then an ordinary character.
+ */
+const LIKE_ESCAPE = '!';
+
+/** Text as a LIKE pattern that matches it literally: `%`, `_` and the escape character escaped. */
+export function likeLiteral(text: string): string {
+  return text.replace(/[!%_]/g, (c) => `${LIKE_ESCAPE}${c}`);
+}
+
+/** `expr LIKE pattern` (ILIKE when `caseInsensitive`) with the explicit escape `likeLiteral` writes. */
+export function likeMatch(expr: SqlFragment, pattern: SqlFragment | string, caseInsensitive = true): SqlFragment {
+  return sql`${expr} ${sql.raw(caseInsensitive ? 'ILIKE' : 'LIKE')} ${pattern} ESCAPE ${sql.raw(`'${LIKE_ESCAPE}'`)}`;
+}
+
+/** `expr` contains `text` as it is written, in any letter case: no character of it is a wildcard. */
+export function containsText(expr: SqlFragment, text: string): SqlFragment {
+  return likeMatch(expr, `%${likeLiteral(text)}%`);
+}
+
 /** Filter helpers for the common shapes. */
 export const filter = {
   /** Equal to a value, or to any of an array of values. */
@@ -325,11 +347,9 @@ export const filter = {
     <T>(column: SqlFragment, cast: string) =>
     (value: T) =>
       sql`${column} <= ${value}::${sql.raw(cast)}`,
-  /** Case-insensitive substring match on any of the columns. */
+  /** Case-insensitive substring match on any of the columns; `%` and `_` match themselves. */
   search:
     (...columns: SqlFragment[]) =>
-    (value: string) => {
-      const pattern = `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      return sql.or(columns.map((column) => sql`${column} ILIKE ${pattern}`));
-    },
+    (value: string) =>
+      sql.or(columns.map((column) => containsText(column, value))),
 };

@@ -4,7 +4,6 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { EmptyStartPage } from '../components/pages/empty-start-page';
 import { NotFoundPage } from '../components/pages/not-found-page';
-import { VigilDatesProvider } from '../lib/dates/date-time-input';
 import { createQueryClient } from '../lib/fetch-state';
 import { AbilityProvider, connectAbility } from '../lib/permissions';
 import { getCurrentUser, subscribeCurrentUser } from '../lib/session';
@@ -37,33 +36,31 @@ export default function MainApp() {
   const headlessRoutes = allRoutes.filter((route) => route.layout === 'headless');
   return (
     <MantineThemeProvider>
-      <VigilDatesProvider>
-        <QueryClientProvider client={queryClient}>
-          <AbilityProvider>
-            <BrowserRouter>
-              <Routes>
-                <Route element={<HeadlessLayout />}>
-                  {headlessRoutes.map((route) => (
-                    <Route key={route.id} path={route.path} element={<RoutePage route={route} />} />
-                  ))}
-                  <Route path="/headless-chrome/*" element={<NotFoundPage />} />
-                </Route>
-                <Route element={<MainLayout />}>
-                  <Route index element={<StartPage />} />
-                  {mainRoutes.map((route) => (
-                    <Route key={route.id} path={route.path} element={<RoutePage route={route} />} />
-                  ))}
-                  {/* Auth pages are not part of the main application: a signed-in user moves on. */}
-                  <Route path="/login" element={<Navigate to="/" replace />} />
-                  <Route path="/otp" element={<Navigate to="/" replace />} />
-                  <Route path="/password_expired" element={<Navigate to="/" replace />} />
-                  <Route path="*" element={<NotFoundPage />} />
-                </Route>
-              </Routes>
-            </BrowserRouter>
-          </AbilityProvider>
-        </QueryClientProvider>
-      </VigilDatesProvider>
+      <QueryClientProvider client={queryClient}>
+        <AbilityProvider>
+          <BrowserRouter>
+            <Routes>
+              <Route element={<HeadlessLayout />}>
+                {headlessRoutes.map((route) => (
+                  <Route key={route.id} path={route.path} element={<RoutePage route={route} />} />
+                ))}
+                <Route path="/headless-chrome/*" element={<NotFoundPage />} />
+              </Route>
+              <Route element={<MainLayout />}>
+                <Route index element={<StartPage />} />
+                {mainRoutes.map((route) => (
+                  <Route key={route.id} path={route.path} element={<RoutePage route={route} />} />
+                ))}
+                {/* Auth pages are not part of the main application: a signed-in user moves on. */}
+                <Route path="/login" element={<Navigate to="/" replace />} />
+                <Route path="/otp" element={<Navigate to="/" replace />} />
+                <Route path="/password_expired" element={<Navigate to="/" replace />} />
+                <Route path="*" element={<NotFoundPage />} />
+              </Route>
+            </Routes>
+          </BrowserRouter>
+        </AbilityProvider>
+      </QueryClientProvider>
     </MantineThemeProvider>
   );
 }

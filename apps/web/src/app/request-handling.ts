@@ -30,6 +30,8 @@ export function setUpRequestHandling(): void {
       errorTitle: i18next.t('errors.somethingWrong'),
       errorMessage: (status) => i18next.t('errors.backendAnswered', { status }),
       networkError: i18next.t('errors.network'),
+      invalidTitle: i18next.t('errors.invalidTitle'),
+      invalidMessage: i18next.t('errors.invalidMessage'),
     }),
     onUnauthorized: () => {
       // To the sign-in page, unless already on an auth page or an excluded location; come back here afterwards.

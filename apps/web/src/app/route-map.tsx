@@ -31,7 +31,10 @@ export interface PageRoute {
   path: string;
   /** What the user must be allowed to open it; the menu hides it and a direct link shows "no access". */
   permission?: PermissionCheck;
-  /** The page component, loaded on demand. Routes without one are known but not built yet: hidden, 404. */
+  /**
+   * The page component, loaded on demand. Routes without one are sections the product has but that are
+   * not built yet: hidden from the menu, and a link to one says so ("not available yet").
+   */
   page?: LazyExoticComponent<ComponentType>;
   /** `headless`: rendered without sidebar and header, under /headless-chrome (reports, PDFs). */
   layout?: 'main' | 'headless';
@@ -227,6 +230,11 @@ export function isListedRoute(route: PageRoute): boolean {
 /** Whether a route belongs in the sidebar: it is listed and its page exists. */
 export function isMenuRoute(route: PageRoute): boolean {
   return isListedRoute(route) && route.page !== undefined;
+}
+
+/** The menu section a route belongs to (none for the user's own pages). */
+export function sectionOf(route: PageRoute): NavSection | undefined {
+  return routeMap.find((section) => section.routes.includes(route));
 }
 
 export function findRoute(id: NavKey): PageRoute | undefined {

@@ -1,20 +1,32 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { NoAccessPage } from '../components/pages/no-access-page';
-import { NotFoundPage } from '../components/pages/not-found-page';
+import { UnavailablePage } from '../components/pages/unavailable-page';
 import { usePermission } from '../lib/permissions';
-import type { PageRoute } from './route-map';
+import { sectionOf, type PageRoute } from './route-map';
 
 /**
- * One route of the map: "no access" when the user may not open it (checked first, so a link to a
- * forbidden page never tells whether it exists), "not found" while the page is not built.
+ * One route of the map. A section that is not built yet says so to everyone, by name: the route map
+ * is the same for every user (it ships in the console's code), so this tells nobody anything about
+ * data they may not see. A built page the user may not open shows "no access"; an address the map
+ * does not know is "not found" (the router's catch-all).
  */
 export function RoutePage({ route }: { route: PageRoute }) {
   const allowed = usePermission(route.permission);
+  if (!route.page) return <UnbuiltPage route={route} />;
   if (!allowed) return <NoAccessPage />;
-  if (!route.page) return <NotFoundPage />;
   return <AllowedPage route={route} page={route.page} />;
+}
+
+/** "Section → page" (or the page alone when it is its section), in the interface language. */
+function UnbuiltPage({ route }: { route: PageRoute }) {
+  const { t } = useTranslation();
+  const section = sectionOf(route);
+  const name =
+    section && section.id !== route.id ? `${t(`nav.${section.id}`)} → ${t(`nav.${route.id}`)}` : t(`nav.${route.id}`);
+  return <UnavailablePage section={name} />;
 }
 
 /** The last prefetch asked for: a render that suspends runs again, and must not read twice. */

@@ -120,6 +120,20 @@ export const eventEndpoints = {
       query: eventDetailQuerySchema,
       responses: { 200: mailDetailSchema },
     }),
+    raw: endpoint({
+      method: 'GET',
+      path: '/api/mailing/:id/raw/',
+      summary: 'Download the original message, byte for byte',
+      description:
+        'The message as the sensor sent it (`message/rfc822`), kept compressed for as long as the company keeps ' +
+        'its mail. Needs the `mail_content` privilege besides `mailing` view; 404 when the message is not the ' +
+        'caller’s to see or its original was not kept.',
+      tag: 'mailing',
+      access: mail,
+      params: idParams,
+      query: eventDetailQuerySchema,
+      responses: { 200: rawAnswer('The original message.', 'message/rfc822') },
+    }),
   },
   attachments: {
     ...listEndpoints({

@@ -5,6 +5,7 @@ import {
   ingestTokenCreatedSchema,
   ingestTokenFiltersSchema,
   ingestTokenSchema,
+  mailIngestQuerySchema,
 } from '../ingest';
 
 /** Ingest keys are administered with the `appliances` permissions. */
@@ -31,6 +32,10 @@ const batch = (path: string, summary: string, body: ReturnType<typeof rawBody>) 
     body,
     responses: { 200: ingestAnswerSchema },
   });
+
+const mailDescription =
+  `${batchDescription} The message is stored at its arrival time: now, or \`received_at\` when the sender ` +
+  'hands it over later than it reached the mail server (no later than a few minutes ahead of the server’s clock).';
 
 /** Ingest keys and the three endpoints sensors post events to. */
 export const ingestEndpoints = {
@@ -86,13 +91,20 @@ export const ingestEndpoints = {
     'Send endpoint events (ECS or EVTX-as-JSON lines)',
     lines('Endpoint records (ECS, or Windows event log records as JSON), one JSON object a line.'),
   ),
-  mail: batch(
-    '/api/ingest/mail/',
-    'Send one mail message (RFC 5322)',
-    rawBody('One mail message as received (RFC 5322), attachments included.', [
+  mail: endpoint({
+    method: 'POST',
+    path: '/api/ingest/mail/',
+    summary: 'Send one mail message (RFC 5322)',
+    description: mailDescription,
+    tag,
+    access: publicAccess,
+    ingestKey: true,
+    query: mailIngestQuerySchema,
+    body: rawBody('One mail message as received (RFC 5322), attachments included.', [
       'message/rfc822',
       'text/plain',
       'application/octet-stream',
     ]),
-  ),
+    responses: { 200: ingestAnswerSchema },
+  }),
 };

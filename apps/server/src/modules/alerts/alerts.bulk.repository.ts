@@ -2,7 +2,7 @@ import type { AlertBulk } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { inScope, tenantCondition, type TenantScope } from '../../http/tenancy';
-import type { AuditContext } from '../audit/audit.repository';
+import { auditRecordsFrom, type AuditContext } from '../audit/audit.service';
 import { alertWhere } from './alerts.repository';
 
 /**
@@ -120,13 +120,16 @@ export async function bulkUpdateAlerts(
       RETURNING a.company_id, a.id
     ),
     logs AS (
-      INSERT INTO system_logs (company_id, user_id, username, impersonator_id, ip, action, object_type, object_id,
-                               object_repr, changes)
-      SELECT company_id, ${context.userId}::int8, ${context.username}::text, ${context.impersonatorId}::int8,
-             ${context.ip}::text, 'bulk_update', 'alert', NULL, count(*)::text || ' alert(s)',
-             jsonb_build_object('bulk', jsonb_build_object('before', NULL, 'after', ${described}::jsonb),
-                                'count', jsonb_build_object('before', NULL, 'after', count(*)))
-      FROM upd GROUP BY company_id
+      ${auditRecordsFrom(context, {
+        companyId: sql`company_id`,
+        action: sql`'bulk_update'`,
+        objectType: sql`'alert'`,
+        objectId: sql`NULL`,
+        objectRepr: sql`count(*)::text || ' alert(s)'`,
+        changes: sql`jsonb_build_object('bulk', jsonb_build_object('before', NULL, 'after', ${described}::jsonb),
+                                'count', jsonb_build_object('before', NULL, 'after', count(*)))`,
+        from: sql`upd GROUP BY company_id`,
+      })}
       RETURNING id, company_id
     ),
     history AS (

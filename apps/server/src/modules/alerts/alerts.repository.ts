@@ -78,10 +78,7 @@ function oneOf<T>(column: SqlFragment, cast: string, value: T | T[]): SqlFragmen
 
 /** Alert filters as SQL conditions over alias `a` (shared by the list and bulk actions). */
 export const alertFilters: ListResource<AlertRow, AlertFilters, Alert>['filters'] = {
-  search: (value) => {
-    const pattern = `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return sql`(a.title ILIKE ${pattern} OR a.description ILIKE ${pattern} OR a.observables::text ILIKE ${pattern})`;
-  },
+  search: filter.search(sql`a.title`, sql`a.description`, sql`a.observables::text`),
   id: (v) => oneOf(sql`a.id`, 'int8', v),
   status: (v) => oneOf(sql`a.status`, 'text', v),
   severity: (v) => oneOf(sql`a.severity`, 'text', v),

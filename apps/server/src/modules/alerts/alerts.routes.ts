@@ -1,12 +1,11 @@
 import { alertSources, endpoints } from '@vigil/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { can, requireActor } from '../../http/actor';
-import { route, type EndpointOptions } from '../../http/endpoints';
+import { route } from '../../http/endpoints';
 import { forbidden } from '../../http/errors';
-import { pathId } from '../../http/params';
 import { registerList } from '../../list/list-routes';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { eventBasenames, linkedEvents } from './alerts.events.repository';
 import { alertDetail, alertList, toAlert } from './alerts.repository';
 import { AlertsService } from './alerts.service';
@@ -17,11 +16,10 @@ export async function registerAlerts(app: FastifyInstance, deps: AppDeps): Promi
   const alerts = new AlertsService(db, app.live);
   const api = endpoints.alerts;
   registerList(app, api, alertList, { db, publicUrl: deps.config.publicUrl });
-  /** A path naming no alert the caller can see answers 404 before the body is read. */
-  const alertFirst: EndpointOptions = {
-    preHandler: async (request) => {
-      await alerts.get(requireActor(request), pathId(request.params));
-    },
+  /** A path naming no alert the caller can see answers 404 before the body is checked. */
+  const alertFirst = {
+    exists: async ({ id }: { id: number }, request: FastifyRequest) =>
+      Boolean(await alerts.get(requireActor(request), id)),
   };
 
   route(app, api.get, async ({ request, params }) =>

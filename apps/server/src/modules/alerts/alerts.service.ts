@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
 import { inScope, seesAllCompanies, type TenantScope } from '../../http/tenancy';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { addTimeline, findIncident, findIncidentIn, refreshIncidents } from '../incidents/incidents.repository';
 import { liveEvents, type LiveBus, type LiveEvent } from '../live/live.bus';
 import { assignableCompanies, assignableInScope, bulkUpdateAlerts } from './alerts.bulk.repository';
@@ -15,6 +15,16 @@ import {
   type AlertPatch,
   type AlertRow,
 } from './alerts.repository';
+
+// The alerts module is the one writer of alerts: other modules change them through these, inside
+// their own transaction (incidents taking alerts in and out; the pipeline's grouping and matchers).
+export { clearAlertsIncident, setAlertsIncident } from './alerts.repository';
+export {
+  applyMatchedChanges,
+  linkAlertsToIncidents,
+  type AlertIncidentLink,
+  type MatchedAlertChange,
+} from './alerts.pipeline.repository';
 
 /**
  * The checks an alert change passes whoever makes it — a person (PATCH), a bulk action or a matcher

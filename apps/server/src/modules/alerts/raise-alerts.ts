@@ -1,9 +1,9 @@
 import { bulkInsert } from '../../db/bulk';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
+import { recordSystemAudits, type SystemAuditEntry } from '../audit/audit.service';
 import { liveEvents, type LiveEvent } from '../live/live.bus';
 import { severityScore, type Detection, type EventRef, type NewAlert, type Observable } from '../pipeline/detections';
-import { recordSystemAudits, type SystemAuditEntry } from './system-audit';
 
 /** Linked events kept per alert; `count` keeps counting past it. */
 export const MAX_LINKED_EVENTS = 100;

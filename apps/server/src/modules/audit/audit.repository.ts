@@ -1,7 +1,8 @@
 import { systemLogFiltersSchema, type SystemLog, type SystemLogFilters } from '@vigil/contract';
 import type { FastifyRequest } from 'fastify';
+import { bulkInsert } from '../../db/bulk';
 import type { Queryable } from '../../db/database';
-import { sql } from '../../db/sql';
+import { sql, type SqlFragment } from '../../db/sql';
 import { filter, type ListResource } from '../../list/list-engine';
 
 /** Who made a change and from where; taken from the request. */
@@ -63,6 +64,77 @@ export async function recordAudit(tx: Queryable, context: AuditContext, entry: A
     VALUES (${entry.companyId}, ${context.userId}, ${context.username}, ${context.impersonatorId}, ${context.ip},
             ${entry.action}, ${entry.objectType}, ${entry.objectId === null ? null : String(entry.objectId)},
             ${entry.objectRepr ?? null}, ${JSON.stringify(changes)}::jsonb)`);
+}
+
+/** Username shown in the audit log for changes the pipeline made by itself. */
+export const SYSTEM_USERNAME = 'system';
+
+export interface SystemAuditEntry {
+  companyId: number;
+  action: string;
+  objectType: string;
+  objectId: number | null;
+  objectRepr: string | null;
+  /** Field → {before, after}, already in the audit log's shape. */
+  changes: Record<string, { before: unknown; after: unknown }>;
+}
+
+/**
+ * Writes many audit records of system changes (no user: the pipeline, a matcher) with one
+ * statement per few thousand rows, in the caller's transaction.
+ */
+export async function recordSystemAudits(tx: Queryable, entries: readonly SystemAuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await bulkInsert(
+    tx,
+    'system_logs',
+    [
+      { name: 'company_id', type: 'int8' },
+      { name: 'username', type: 'text' },
+      { name: 'action', type: 'text' },
+      { name: 'object_type', type: 'text' },
+      { name: 'object_id', type: 'text' },
+      { name: 'object_repr', type: 'text' },
+      { name: 'changes', type: 'jsonb' },
+    ],
+    entries.map((e) => [
+      e.companyId,
+      SYSTEM_USERNAME,
+      e.action,
+      e.objectType,
+      e.objectId === null ? null : String(e.objectId),
+      e.objectRepr,
+      e.changes,
+    ]),
+  );
+}
+
+/** What each audit record written from a query's rows says: SQL over the rows of `from`. */
+export interface AuditRowsSql {
+  companyId: SqlFragment;
+  action: SqlFragment;
+  objectType: SqlFragment;
+  objectId: SqlFragment;
+  objectRepr: SqlFragment;
+  /** A jsonb of field → {before, after}. */
+  changes: SqlFragment;
+  /** The rows, with any grouping: `upd GROUP BY company_id`. */
+  from: SqlFragment;
+}
+
+/**
+ * `INSERT INTO system_logs … SELECT … FROM …`: audit records written by the same statement as the
+ * change they record, one per row of `rows.from` (a CTE of a one-statement bulk change). Who made
+ * the change and from where is the context, the same for every record. The caller may append
+ * `RETURNING …` to the fragment.
+ */
+export function auditRecordsFrom(context: AuditContext, rows: AuditRowsSql): SqlFragment {
+  return sql`INSERT INTO system_logs (company_id, user_id, username, impersonator_id, ip, action, object_type, object_id,
+                               object_repr, changes)
+      SELECT ${rows.companyId}, ${context.userId}::int8, ${context.username}::text, ${context.impersonatorId}::int8,
+             ${context.ip}::text, ${rows.action}, ${rows.objectType}, ${rows.objectId}, ${rows.objectRepr},
+             ${rows.changes}
+      FROM ${rows.from}`;
 }
 
 interface SystemLogRow {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { requireActor, type Actor } from '../../http/actor';
 import { route } from '../../http/endpoints';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { sendAppShell, wantsPage } from '../web/web.routes';
 import { AccountService, checkLinkToken } from './account.service';
 import { authState, notWhileImpersonating } from './auth.service';

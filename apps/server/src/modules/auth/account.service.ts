@@ -3,28 +3,25 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
-import { assertCanManage } from '../users/users.service';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
+import { endUserSessions } from '../sessions/sessions.service';
 import {
   activatePendingOtpSecret,
   clearApiToken,
   clearOtp,
-  findUserById,
-  findUserInScope,
-  mayCreateApiToken,
-  otpState,
+  assertCanManage,
   pendingOtpSecret,
   setApiToken,
   setPassword,
-  type LoginUserRow,
-} from './auth.repository';
+  unlockUser,
+} from '../users/users.service';
+import { findUserById, findUserInScope, mayCreateApiToken, otpState, type LoginUserRow } from './auth.repository';
 import { accountContext, authState, startSession } from './auth.service';
 import { ipAllowed } from './ip-allow-list';
-import { unlockUser } from './lockout';
 import { generateOtpSecret, otpauthUrl, verifyTotp } from './otp';
 import { validatePasswordPolicy } from './password-policy';
 import { hashPassword, verifyPassword } from './passwords';
-import { endUserSessions, hashToken, newToken } from './sessions.repository';
+import { hashToken, newToken } from './tokens';
 import { findUsableUserToken, markUserTokenUsed } from './user-tokens';
 
 /** API keys carry a recognisable prefix so secret scanners can spot a leaked one. */

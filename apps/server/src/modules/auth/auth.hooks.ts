@@ -5,8 +5,9 @@ import { halfSignedInRefusal } from '../../http/actor';
 import { HttpError } from '../../http/errors';
 import { ipAllowed } from './ip-allow-list';
 import { IdentityCache } from './identity-cache';
+import { resolveApiToken, resolveSession, type ResolvedCaller } from './callers.repository';
 import { revocationEpochOf } from './revocation.repository';
-import { hashToken, resolveApiToken, resolveSession, type ResolvedCaller } from './sessions.repository';
+import { hashToken } from './tokens';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -4,17 +4,12 @@ import type { AppDeps } from '../../app-deps';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { HttpError } from '../../http/errors';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
+import { createSession, endSession, SESSION_ABSOLUTE_SECONDS } from '../sessions/sessions.service';
+import { recordLoginSuccess } from '../users/users.service';
 import { findAuthUser } from './auth.repository';
-import { recordLoginSuccess } from './lockout';
 import { issueCsrfCookie, SESSION_COOKIE } from './auth.hooks';
-import {
-  createSession,
-  endSession,
-  parentSessionOf,
-  resolveSession,
-  SESSION_ABSOLUTE_SECONDS,
-} from './sessions.repository';
+import { parentSessionOf, resolveSession } from './callers.repository';
 
 /** Holds the administrator's own session token while impersonating; sent only to the way back. */
 export const IMPERSONATOR_COOKIE = 'vigil_impersonator_session';

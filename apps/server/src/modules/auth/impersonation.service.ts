@@ -3,13 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
-import { auditContextOf, recordAudit } from '../audit/audit.repository';
+import { auditContextOf, recordAudit } from '../audit/audit.service';
 import { assertCanManage } from '../users/users.service';
 import { SESSION_COOKIE } from './auth.hooks';
 import { findUserInScope } from './auth.repository';
 import { authState, IMPERSONATOR_COOKIE, IMPERSONATOR_COOKIE_PATH, sessionCookieOptions } from './auth.service';
 import { ipAllowed } from './ip-allow-list';
-import { createSession, endSession, hashToken, parentSessionOf, resolveSession } from './sessions.repository';
+import { createSession, endSession } from '../sessions/sessions.service';
+import { parentSessionOf, resolveSession } from './callers.repository';
+import { hashToken } from './tokens';
 
 /**
  * Acting as another user: a new session of the target, tied to the administrator's own session,

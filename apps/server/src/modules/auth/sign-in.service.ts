@@ -3,14 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import type { Actor } from '../../http/actor';
 import { HttpError, notFound, ValidationError } from '../../http/errors';
-import { auditContextOf, recordAudit } from '../audit/audit.repository';
-import { claimOtpStep, findLoginUser, findUserById, otpState, type LoginUserRow } from './auth.repository';
+import { auditContextOf, recordAudit } from '../audit/audit.service';
+import { markTwoFactorPassed } from '../sessions/sessions.service';
+import { claimOtpStep, recordLoginFailure } from '../users/users.service';
+import { findLoginUser, findUserById, otpState, type LoginUserRow } from './auth.repository';
 import { accountContext, authState, BAD_CREDENTIALS, endCurrentSessions, startSession } from './auth.service';
 import { ipAllowed } from './ip-allow-list';
-import { IP_FAILURE_WINDOW_MINUTES, recentIpFailures, recordIpFailure, recordLoginFailure } from './lockout';
+import { IP_FAILURE_WINDOW_MINUTES, recentIpFailures, recordIpFailure } from './lockout';
 import { verifyTotp } from './otp';
 import { verifyPassword } from './passwords';
-import { markTwoFactorPassed } from './sessions.repository';
 
 /**
  * Signing in with a password, the one-time code step and signing out. Failures count toward the

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
-import { hashToken, newToken } from './sessions.repository';
+import { hashToken, newToken } from './tokens';
 
 export type UserTokenPurpose = 'activation' | 'password_reset';
 

@@ -5,7 +5,7 @@ import { requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
 import { parseOrThrow } from '../../http/errors';
 import { registerList } from '../../list/list-routes';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { companyList, toCompany } from './companies.repository';
 import { CompaniesService } from './companies.service';
 

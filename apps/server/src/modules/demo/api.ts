@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { Queryable } from '../../db/database';
+import { hashToken, newToken } from '../auth/tokens';
+import { putTemporaryApiToken, restoreApiToken, storedApiToken } from '../users/users.service';
 
 /** An API answer the demo did not expect; names the request so a broken step is easy to find. */
 export class DemoApiError extends Error {
@@ -84,5 +87,26 @@ export class DemoApi {
       url = page.next ? new URL(page.next, 'http://local').pathname + new URL(page.next, 'http://local').search : null;
     }
     return out;
+  }
+}
+
+/**
+ * Runs `work` with an API key of the user that exists only for its duration: the loader acts
+ * through the API as that person. The user's own key (if any) is put back afterwards. The key
+ * never leaves this process.
+ */
+export async function withTemporaryApiKey<T>(
+  db: Queryable,
+  userId: number,
+  work: (key: string) => Promise<T>,
+): Promise<T> {
+  const previous = await storedApiToken(db, userId);
+  if (!previous) throw new Error(`no user with id ${userId}`);
+  const key = `vigil_${newToken()}`;
+  await putTemporaryApiToken(db, userId, hashToken(key));
+  try {
+    return await work(key);
+  } finally {
+    await restoreApiToken(db, userId, previous);
   }
 }

@@ -1,6 +1,5 @@
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
-import { hashToken, newToken } from '../auth/sessions.repository';
 import { RETRO_HUNT_JOB } from '../indicators/retro-hunt';
 import { CUSTOMERS, PROVIDER_ACCOUNTS } from './scenario';
 
@@ -35,32 +34,6 @@ export async function providerAdministrator(
     ORDER BY u.id LIMIT 1`);
   const row = rows[0];
   return row ? { companyId: Number(row.company_id), userId: Number(row.id), username: row.username } : null;
-}
-
-/**
- * Runs `work` with an API key of the user that exists only for its duration: the loader acts
- * through the API as that person. The user's own key (if any) is put back afterwards. The key
- * never leaves this process.
- */
-export async function withTemporaryApiKey<T>(
-  db: Queryable,
-  userId: number,
-  work: (key: string) => Promise<T>,
-): Promise<T> {
-  const { rows } = await db.query<{ token_hash: string | null; token_created_at: Date | null }>(
-    sql`SELECT token_hash, token_created_at FROM users WHERE id = ${userId}`,
-  );
-  const previous = rows[0];
-  if (!previous) throw new Error(`no user with id ${userId}`);
-  const key = `vigil_${newToken()}`;
-  await db.query(sql`UPDATE users SET token_hash = ${hashToken(key)}, token_created_at = now() WHERE id = ${userId}`);
-  try {
-    return await work(key);
-  } finally {
-    await db.query(sql`
-      UPDATE users SET token_hash = ${previous.token_hash}, token_created_at = ${previous.token_created_at}
-      WHERE id = ${userId}`);
-  }
 }
 
 /** Retro-hunt jobs not finished yet (queued when indicators are created). */

@@ -3,9 +3,9 @@ import type { Alert, Company, IngestAnswer, Permission } from '@vigil/contract';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database';
-import { DemoApi } from './api';
+import { DemoApi, withTemporaryApiKey } from './api';
 import type { DemoFile } from './files';
-import { existingDemoObjects, pendingRetroHunts, providerAdministrator, withTemporaryApiKey } from './demo.repository';
+import { existingDemoObjects, pendingRetroHunts, providerAdministrator } from './demo.repository';
 import { batches, generateDemo, type CustomerTraffic, type DemoDataset } from './generate';
 import { facts, incidentPlans } from './incident-plans';
 import { Random } from './random';
@@ -345,8 +345,16 @@ async function sendTraffic(
     counted.rejected += answer.rejected.length;
   }
   log(`${name}: ${counted.endpoint} endpoint events in ${endpoint.length} batches`);
+  // The relay hands the fortnight's mail over now: each message says when it really arrived, so the
+  // mail list and its files' sightings keep the traffic's own times, not the minute of the load.
   for (const [i, mail] of traffic.mail.entries()) {
-    const answer = await sensor.ingest<IngestAnswer>('/api/ingest/mail/', mail.raw, 'message/rfc822', key('mail', i));
+    const receivedAt = encodeURIComponent(new Date(mail.receivedAt).toISOString());
+    const answer = await sensor.ingest<IngestAnswer>(
+      `/api/ingest/mail/?received_at=${receivedAt}`,
+      mail.raw,
+      'message/rfc822',
+      key('mail', i),
+    );
     counted.mail += answer.accepted;
     counted.rejected += answer.rejected.length;
   }

@@ -3,9 +3,13 @@ import type { Random } from './random';
 import { THREATS, type DemoCustomer, type DemoPerson } from './scenario';
 import { dayAt, MINUTE, pastMoment } from './timeline';
 
-/** One message as the mail relay hands it over (.eml bytes) and the time in its Date header. */
+/**
+ * One message as the mail relay hands it over (.eml bytes): the time in its Date header, and when the
+ * company's mail server delivered it (its topmost Received header), which is when it was received.
+ */
 export interface DemoMail {
   at: number;
+  receivedAt: number;
   subject: string;
   raw: Buffer;
 }
@@ -86,6 +90,7 @@ export class MailGenerator {
     const domain = this.customer.mailDomain;
     const senderDomain = plan.from.address.slice(plan.from.address.indexOf('@') + 1);
     const received = plan.at + r.int(2, 40) * 1000;
+    const delivered = received + 1000;
     const queueId = r.hex(12).toUpperCase();
     const mixed = `----=_Part_${r.int(100000, 999999)}_${r.hex(8)}`;
     const alternative = `----=_Alt_${r.hex(12)}`;
@@ -94,7 +99,7 @@ export class MailGenerator {
       `Delivered-To: ${plan.to[0]!.address}`,
       `Received: from mx1.${domain} (mx1.${domain} [${this.customer.netPrefix}.0.25])`,
       `\tby mail.${domain} (Postfix) with ESMTPS id ${queueId}`,
-      `\tfor <${plan.to[0]!.address}>; ${rfc2822(received + 1000)}`,
+      `\tfor <${plan.to[0]!.address}>; ${rfc2822(delivered)}`,
       `Authentication-Results: mx1.${domain};`,
       `\tspf=${plan.auth.spf} smtp.mailfrom=${senderDomain};`,
       `\tdkim=${plan.auth.dkim} header.d=${senderDomain} header.s=s${r.int(1, 3)};`,
@@ -144,7 +149,12 @@ export class MailGenerator {
       );
     }
     lines.push(`--${mixed}--`, '');
-    this.mails.push({ at: plan.at, subject: plan.subject, raw: Buffer.from(lines.join('\r\n'), 'utf8') });
+    this.mails.push({
+      at: plan.at,
+      receivedAt: delivered,
+      subject: plan.subject,
+      raw: Buffer.from(lines.join('\r\n'), 'utf8'),
+    });
   }
 
   /** Everyday mail until `count` messages exist (the story's messages count too). */

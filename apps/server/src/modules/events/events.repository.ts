@@ -21,9 +21,10 @@ import {
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition, type TenantScope } from '../../http/tenancy';
-import { filter, type ListResource, type OrderingField } from '../../list/list-engine';
+import { containsText, filter, type ListResource, type OrderingField } from '../../list/list-engine';
 import type { IndicatorIndex, IndicatorIndexSource } from '../indicators/indicator-index';
 import { mailObserved, verdictOf } from './investigation';
+import { hasDoubleExtension } from '../ingest/parsers/file-type';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
@@ -38,6 +39,11 @@ const ipEither = (a: SqlFragment, b: SqlFragment) => (value: string | string[]) 
   return values.length === 0 ? null : sql`(${a} <<= ANY(${values}::inet[]) OR ${b} <<= ANY(${values}::inet[]))`;
 };
 const contains = (column: SqlFragment) => (value: string) => filter.search(column)(value);
+/** Equal to any of the values whatever the case (Windows names: `lsass.exe`, `LSASS.EXE`). */
+const anyCase = (column: SqlFragment) => (value: string | string[]) => {
+  const values = list(value).map((v) => v.toLowerCase());
+  return values.length === 0 ? null : sql`lower(${column}) = ANY(${values}::text[])`;
+};
 
 /** Filters every time-partitioned event resource shares. */
 function timeFilters(alias: string) {
@@ -139,6 +145,11 @@ export const endpointEventList: ListResource<StoredEventRow, EndpointEventFilter
     dest_port: filter.in(sql`e.dest_port`, 'int4'),
     registry_path: contains(sql`e.registry_path`),
     dns_question: contains(sql`e.dns_question`),
+    target_process_name: anyCase(sql`e.target_process_name`),
+    granted_access: filter.in(sql`e.granted_access`, 'text'),
+    original_file_name: anyCase(sql`e.original_file_name`),
+    integrity_level: anyCase(sql`e.integrity_level`),
+    logon_id: filter.in(sql`e.logon_id`, 'text'),
   },
   orderings: timeOrderings('e'),
   defaultOrdering: ['-ts'],
@@ -150,8 +161,8 @@ export const mailMessageList = (
   indexes: IndicatorIndexSource,
 ): ListResource<StoredEventRow, MailMessageFilters, MailListItem> => ({
   from: sql`mail_messages e`,
-  // Bodies only on the detail page.
-  select: sql`e.id, e.company_id, e.ts, e.batch_id, e.event - 'text' - 'html' AS event`,
+  // Bodies and the full header list only on the detail page.
+  select: sql`e.id, e.company_id, e.ts, e.batch_id, e.event - 'text' - 'html' - 'header_lines' AS event`,
   tenantColumn: sql`e.company_id`,
   idField: { expr: sql`e.id`, type: 'int8' },
   filtersSchema: mailMessageFiltersSchema,
@@ -160,18 +171,16 @@ export const mailMessageList = (
     search: (value) =>
       sql.or([
         filter.search(sql`e.subject`, sql`e.sender`)(value),
-        sql`EXISTS (SELECT 1 FROM unnest(e.recipients) r WHERE r ILIKE ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+        sql`EXISTS (SELECT 1 FROM unnest(e.recipients) r WHERE ${containsText(sql`r`, value)})`,
       ]),
     sender: contains(sql`e.sender`),
-    recipient: (value) =>
-      sql`EXISTS (SELECT 1 FROM unnest(e.recipients) r WHERE r ILIKE ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+    recipient: (value) => sql`EXISTS (SELECT 1 FROM unnest(e.recipients) r WHERE ${containsText(sql`r`, value)})`,
     subject: contains(sql`e.subject`),
     spf: filter.in(sql`e.spf`, 'text'),
     dkim: filter.in(sql`e.dkim`, 'text'),
     dmarc: filter.in(sql`e.dmarc`, 'text'),
     has_attachments: (value) => (value ? sql`e.attachment_count > 0` : sql`e.attachment_count = 0`),
-    url: (value) =>
-      sql`EXISTS (SELECT 1 FROM unnest(e.urls) u WHERE u ILIKE ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+    url: (value) => sql`EXISTS (SELECT 1 FROM unnest(e.urls) u WHERE ${containsText(sql`u`, value)})`,
   },
   orderings: timeOrderings('e'),
   defaultOrdering: ['-ts'],
@@ -211,6 +220,7 @@ export function toMailAttachment(row: MailAttachmentRow): MailAttachmentItem {
     sha256: row.sha256,
     detected_type: row.detected_type,
     inline: row.inline,
+    double_extension: hasDoubleExtension(row.filename),
   };
 }
 
@@ -396,14 +406,35 @@ export async function findStoredEvent(
 }
 
 /** A mail message (bodies included) in the caller's scope. */
+/** A stored mail message with its kept original's hash and size (null when none was kept). */
+export interface MailMessageRow extends StoredEventRow {
+  original_sha256: string | null;
+  original_size: number | null;
+}
+
 export async function findMailMessage(
   db: Queryable,
   scope: TenantScope,
   id: number,
   ts: string | undefined,
-): Promise<StoredEventRow | null> {
-  const { rows } = await db.query<StoredEventRow>(
-    sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event FROM mail_messages e
+): Promise<MailMessageRow | null> {
+  const { rows } = await db.query<MailMessageRow>(
+    sql`SELECT e.id, e.company_id, e.ts, e.batch_id, e.event, o.sha256 AS original_sha256, o.size AS original_size
+        FROM mail_messages e LEFT JOIN mail_originals o ON o.sha256 = e.original_sha256
+        WHERE e.id = ${id} AND ${eventTime(ts)} AND ${tenantCondition(scope, sql`e.company_id`)}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** The kept original (gzip) of a mail message in the caller's scope; null when not found or not kept. */
+export async function findMailOriginal(
+  db: Queryable,
+  scope: TenantScope,
+  id: number,
+  ts: string | undefined,
+): Promise<{ content: Uint8Array; size: number } | null> {
+  const { rows } = await db.query<{ content: Uint8Array; size: number }>(
+    sql`SELECT o.content, o.size FROM mail_messages e JOIN mail_originals o ON o.sha256 = e.original_sha256
         WHERE e.id = ${id} AND ${eventTime(ts)} AND ${tenantCondition(scope, sql`e.company_id`)}`,
   );
   return rows[0] ?? null;

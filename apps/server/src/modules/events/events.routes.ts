@@ -32,6 +32,15 @@ export async function registerEvents(app: FastifyInstance, deps: ModuleDeps): Pr
 
   registerList(app, api.mail, mailMessageList(deps.indicatorIndex), list);
   route(app, api.mail.get, async (input) => events.mail(scopeOf(input), input.params.id, input.query.ts));
+  // The original message as it arrived, byte for byte.
+  route(app, api.mail.raw, async ({ request, reply, params, query }) => {
+    const original = await events.mailOriginal(requireActor(request), params.id, query.ts);
+    return reply
+      .header('content-type', 'message/rfc822')
+      .header('content-disposition', `attachment; filename="message-${params.id}.eml"`)
+      .header('x-content-type-options', 'nosniff')
+      .send(original);
+  });
 
   registerList(app, api.attachments, mailAttachmentList, list);
   route(app, api.attachments.get, async (input) => events.attachment(scopeOf(input), input.params.id));

@@ -9,12 +9,14 @@ import type {
   WarehouseHash,
 } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
-import { notFound } from '../../http/errors';
+import type { Actor } from '../../http/actor';
+import { forbidden, notFound } from '../../http/errors';
 import type { TenantScope } from '../../http/tenancy';
 import {
   findFileContent,
   findMailAttachment,
   findMailMessage,
+  findMailOriginal,
   findStoredEvent,
   findWarehouseRow,
   mailAttachmentsOf,
@@ -24,6 +26,8 @@ import {
   toWarehouseHash,
 } from './events.repository';
 import type { IndicatorIndexSource } from '../indicators/indicator-index';
+import { unpackOriginal } from '../ingest/mail-original';
+import { holdsPrivilegedFlag } from '../users/users.repository';
 import { fileDetail, mailDetail, processTree } from './investigation.repository';
 
 const found = <T>(value: T | null): T => {
@@ -55,6 +59,18 @@ export class EventsService {
   async mail(scope: TenantScope, id: number, ts: string | undefined): Promise<MailDetail> {
     const message = found(await findMailMessage(this.db, scope, id, ts));
     return mailDetail(message, await mailAttachmentsOf(this.db, message), this.indexes.current());
+  }
+
+  /**
+   * The original of a mail message, byte for byte. Its bodies and attachments are mail content: the
+   * caller needs the `mail_content` privilege (403), and the message must be in its scope (404).
+   */
+  async mailOriginal(actor: Actor, id: number, ts: string | undefined): Promise<Buffer> {
+    if (!(await holdsPrivilegedFlag(this.db, actor.userId, 'mail_content'))) {
+      throw forbidden('Reading the original message needs the "Mail content" privilege. Ask an administrator for it.');
+    }
+    const original = found(await findMailOriginal(this.db, actor.scope, id, ts));
+    return unpackOriginal(original.content);
   }
 
   async attachment(scope: TenantScope, id: number): Promise<MailAttachmentItem> {

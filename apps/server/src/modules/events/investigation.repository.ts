@@ -12,27 +12,27 @@ import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition, type TenantScope } from '../../http/tenancy';
 import type { IndicatorIndex } from '../indicators/indicator-index';
-import { toMailAttachment, type MailAttachmentRow, type StoredEventRow } from './events.repository';
-import {
-  buildProcessTree,
-  parseAuthenticationHeader,
-  verdictOf,
-  worstVerdict,
-  type Observed,
-  type ProcessEventRow,
-} from './investigation';
+import { parseAuthenticationHeader, summariseAuthentication } from '../ingest/parsers/authentication-results';
+import { toMailAttachment, type MailAttachmentRow, type MailMessageRow } from './events.repository';
+import { buildProcessTree, verdictOf, worstVerdict, type Observed, type ProcessEventRow } from './investigation';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** A mail message with its authentication results, URLs and attachments, each with what the indicators say. */
 export function mailDetail(
-  row: StoredEventRow,
+  row: MailMessageRow,
   attachments: ReadonlyArray<MailAttachmentRow & { stored: boolean }>,
   index: IndicatorIndex,
 ): MailDetail {
   const companyId = Number(row.company_id);
   const message = row.event as unknown as MailMessage;
-  const headers = message.headers ?? { spf: null, dkim: null, dmarc: null, authentication_results: [] };
+  const headers: Partial<MailMessage['headers']> = message.headers ?? {};
+  const parsedHeaders = (headers.authentication_results ?? []).map(parseAuthenticationHeader);
+  // The summary is read from the breakdown it is shown with; Received-SPF only stands in for SPF.
+  const receivedSpf =
+    (message.header_lines ?? []).find((h) => h.name.toLowerCase() === 'received-spf')?.value ??
+    (parsedHeaders.some((h) => h.results.some((r) => r.method === 'spf')) ? null : (headers.spf ?? null));
+  const urlsOf = new Map((message.attachments ?? []).map((a) => [a.sha256, a.urls ?? []]));
   const urls = (message.urls ?? []).map((url) => {
     let host: string | null = null;
     try {
@@ -45,6 +45,7 @@ export function mailDetail(
   const files = attachments.map((a) => ({
     ...toMailAttachment(a),
     stored: a.stored,
+    urls: urlsOf.get(a.sha256) ?? [],
     verdict: verdictOf(index, companyId, [
       { kind: 'sha256', value: a.sha256 },
       { kind: 'md5', value: a.md5 },
@@ -68,12 +69,8 @@ export function mailDetail(
     batch_id: Number(row.batch_id),
     event: row.event,
     raw: row.event,
-    authentication: {
-      spf: headers.spf,
-      dkim: headers.dkim,
-      dmarc: headers.dmarc,
-      headers: (headers.authentication_results ?? []).map(parseAuthenticationHeader),
-    },
+    authentication: { ...summariseAuthentication(parsedHeaders, receivedSpf), headers: parsedHeaders },
+    original: row.original_sha256 === null ? null : { sha256: row.original_sha256, size: Number(row.original_size) },
     urls,
     attachments: files,
     verdict,
@@ -241,7 +238,8 @@ export async function processTree(db: Queryable, input: ProcessTreeRequest, scop
     SELECT e.id, e.company_id, e.ts, e.action, e.process_pid AS pid,
            e.event #>> '{process,entity_id}' AS entity_id,
            e.event #>> '{process,parent,pid}' AS parent_pid,
-           coalesce(e.raw #>> '{process,parent,entity_id}', e.raw ->> 'process.parent.entity_id',
+           coalesce(e.event #>> '{process,parent,entity_id}',
+                    e.raw #>> '{process,parent,entity_id}', e.raw ->> 'process.parent.entity_id',
                     e.event #>> '{event_data,ParentProcessGuid}') AS parent_entity_id,
            e.process_name AS name, e.event #>> '{process,executable}' AS executable, e.command_line,
            e.parent_name, coalesce(e.event #>> '{process,user}', e.user_name) AS "user",

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildProcessTree,
-  isProcessStart,
-  parseAuthenticationHeader,
-  worstVerdict,
-  type ProcessEventRow,
-} from './investigation';
+import { buildProcessTree, isProcessStart, worstVerdict, type ProcessEventRow } from './investigation';
 
 function row(
   id: number,
@@ -35,37 +29,6 @@ function row(
   };
   return event;
 }
-
-describe('parseAuthenticationHeader', () => {
-  it('reads the server, each check, its reason and properties, with comments and quotes', () => {
-    const parsed = parseAuthenticationHeader(
-      'mx.example.net (version 2); spf=softfail (domain of a@b.example does not designate 192.0.2.1; see x) ' +
-        'smtp.mailfrom=a@b.example; dkim=pass reason="good; signature" header.d=b.example header.s=k1; ' +
-        'dmarc=FAIL header.from=b.example',
-    );
-    expect(parsed.authserv_id).toBe('mx.example.net');
-    expect(parsed.results).toEqual([
-      {
-        method: 'spf',
-        result: 'softfail',
-        reason: 'domain of a@b.example does not designate 192.0.2.1; see x',
-        properties: { 'smtp.mailfrom': 'a@b.example' },
-      },
-      {
-        method: 'dkim',
-        result: 'pass',
-        reason: 'good; signature',
-        properties: { 'header.d': 'b.example', 'header.s': 'k1' },
-      },
-      { method: 'dmarc', result: 'fail', reason: null, properties: { 'header.from': 'b.example' } },
-    ]);
-  });
-
-  it('gives no checks for `none` and never throws on garbage', () => {
-    expect(parseAuthenticationHeader('mx.example.net; none').results).toEqual([]);
-    expect(parseAuthenticationHeader(';;(((=').results).toEqual([]);
-  });
-});
 
 describe('buildProcessTree', () => {
   it('stops at the limit and says the answer is truncated', () => {

@@ -1,11 +1,4 @@
-import type {
-  AuthenticationHeader,
-  AuthenticationResult,
-  IndicatorVerdict,
-  MailMessage,
-  ProcessNode,
-  Severity,
-} from '@vigil/contract';
+import type { IndicatorVerdict, MailMessage, ProcessNode, Severity } from '@vigil/contract';
 import type { IndicatorIndex, LookupKind } from '../indicators/indicator-index';
 import { normaliseDomain, normaliseEmail, normaliseFileName } from '../indicators/indicator-values';
 import { normaliseUrl } from '../ingest/parsers/urls';
@@ -116,72 +109,6 @@ export function mailObserved(message: Partial<MailMessage>): Observed[] {
       { kind: 'filename', value: a.filename },
     ]),
   ];
-}
-
-// ---------------------------------------------------------------------------------------------
-// Authentication-Results (RFC 8601)
-// ---------------------------------------------------------------------------------------------
-
-/** Splits on `separator` outside comments `( … )` and quoted strings. */
-function splitOutside(text: string, separator: RegExp): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let quoted = false;
-  let current = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '\\' && i + 1 < text.length) {
-      current += c + text[i + 1];
-      i++;
-      continue;
-    }
-    if (!quoted && c === '(') depth++;
-    else if (!quoted && c === ')' && depth > 0) depth--;
-    else if (depth === 0 && c === '"') quoted = !quoted;
-    if (depth === 0 && !quoted && separator.test(c)) {
-      if (current.trim() !== '') parts.push(current.trim());
-      current = '';
-      continue;
-    }
-    current += c;
-  }
-  if (current.trim() !== '') parts.push(current.trim());
-  return parts;
-}
-
-const unquote = (value: string) => (value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value);
-
-/** Parses one Authentication-Results header value into its checks. Never throws. */
-export function parseAuthenticationHeader(header: string): AuthenticationHeader {
-  const segments = splitOutside(header, /;/);
-  let authservId: string | null = null;
-  const results: AuthenticationResult[] = [];
-  segments.forEach((segment, index) => {
-    const tokens = splitOutside(segment, /\s/);
-    if (index === 0 && !/^[\w.-]+(?:\/[\w.]+)?=/.test(tokens[0] ?? '')) {
-      authservId = tokens[0] ? tokens[0].replace(/\(.*$/, '') : null;
-      return;
-    }
-    const [head, ...rest] = tokens;
-    const match = /^([\w.-]+)(?:\/[\w.]+)?=([\w-]+)/.exec(head ?? '');
-    if (!match) return;
-    let reason: string | null = null;
-    const properties: Record<string, string> = {};
-    for (const token of rest) {
-      if (token.startsWith('(')) {
-        reason ??= token.replace(/^\(|\)$/g, '').trim() || null;
-        continue;
-      }
-      const eq = token.indexOf('=');
-      if (eq <= 0) continue;
-      const key = token.slice(0, eq).toLowerCase();
-      const value = unquote(token.slice(eq + 1).replace(/\(.*\)$/, ''));
-      if (key === 'reason') reason = value;
-      else properties[key] = value;
-    }
-    results.push({ method: match[1]!.toLowerCase(), result: match[2]!.toLowerCase(), reason, properties });
-  });
-  return { authserv_id: authservId, results, header };
 }
 
 // ---------------------------------------------------------------------------------------------

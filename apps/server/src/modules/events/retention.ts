@@ -1,15 +1,16 @@
 import type { Database } from '../../db/database';
-import { flushSightings } from '../ingest/sightings';
-import { eventTables, forgetPartitions } from '../ingest/storage';
 import {
-  companyRetentions,
   deleteOlderBatches,
   deleteOlderEvents,
   deleteOlderHashes,
   deleteUnnamedFiles,
+  deleteUnnamedOriginals,
   dropPartition,
-  monthlyPartitions,
-} from './retention.repository';
+  eventTables,
+  flushSightings,
+  forgetPartitions,
+} from '../ingest/ingest.service';
+import { companyRetentions, monthlyPartitions } from './retention.repository';
 
 export interface PruneResult {
   /** Partitions dropped whole (every company's retention had passed them). */
@@ -20,6 +21,8 @@ export interface PruneResult {
   deletedHashes: number;
   /** Files whose bytes no company's sighting or mail attachment names any more. */
   deletedFiles: number;
+  /** Originals of mail messages that no stored message names any more. */
+  deletedOriginals: number;
 }
 
 const DELETE_BATCH = 10_000;
@@ -29,12 +32,14 @@ const DELETE_BATCH = 10_000;
  * (cheap: no row is read), then deletes, in batches of 10,000 rows, the older rows of companies
  * that keep data for less time than the longest retention. Ingest batch records and a company's
  * hash sightings (warehouse/hashes) go by the same rule; then the warehouse lets go of the bytes
- * of files nobody's sighting or stored mail names any more. `now` is the reference time (tests
+ * of files nobody's sighting or stored mail names any more, and the originals of mail messages
+ * that are no longer stored go too. `now` is the reference time (tests
  * pass their own).
  */
 export async function pruneEvents(db: Database, now: Date = new Date()): Promise<PruneResult> {
   const companies = await companyRetentions(db);
-  if (companies.length === 0) return { droppedPartitions: [], deletedRows: 0, deletedHashes: 0, deletedFiles: 0 };
+  if (companies.length === 0)
+    return { droppedPartitions: [], deletedRows: 0, deletedHashes: 0, deletedFiles: 0, deletedOriginals: 0 };
   // Sightings still queued count as seen before anything is judged by its last sighting.
   await flushSightings(db);
   const longest = Math.max(...companies.map((c) => c.retention_days));
@@ -66,5 +71,6 @@ export async function pruneEvents(db: Database, now: Date = new Date()): Promise
     deletedHashes += await deleteOlderHashes(db, company.id, before);
   }
   const deletedFiles = await deleteUnnamedFiles(db);
-  return { droppedPartitions: dropped, deletedRows: deleted, deletedHashes, deletedFiles };
+  const deletedOriginals = await deleteUnnamedOriginals(db);
+  return { droppedPartitions: dropped, deletedRows: deleted, deletedHashes, deletedFiles, deletedOriginals };
 }

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import { tenantCondition } from '../../http/tenancy';
-import { recordSystemAudits } from '../alerts/system-audit';
+import { linkAlertsToIncidents, type AlertIncidentLink } from '../alerts/alerts.service';
+import { recordSystemAudits } from '../audit/audit.service';
 import { liveEvents, type LiveEvent } from '../live/live.bus';
 import type { NewAlert } from '../pipeline/detections';
 import { addTimeline, refreshIncidents } from './incidents.repository';
@@ -83,16 +84,12 @@ export async function groupNewAlerts(tx: Queryable, alerts: readonly NewAlert[])
     }
   }
 
-  const links: { company_id: number; alert: number; incident: number }[] = [];
+  const links: AlertIncidentLink[] = [];
   for (const g of groups) {
     const incident = incidentOf.get(`${g.company_id}\u0000${g.key}`) as number;
     for (const a of g.alerts) links.push({ company_id: g.company_id, alert: a.id, incident });
   }
-  await tx.query(sql`
-    UPDATE alerts a SET incident_id = l.incident, updated_at = now()
-    FROM unnest(${links.map((l) => l.company_id)}::int8[], ${links.map((l) => l.alert)}::int8[],
-                ${links.map((l) => l.incident)}::int8[]) AS l(company_id, alert, incident)
-    WHERE a.company_id = l.company_id AND a.id = l.alert`);
+  await linkAlertsToIncidents(tx, links);
   const touched = [
     ...new Map(
       links.map((l) => [`${l.company_id}:${l.incident}`, { company_id: l.company_id, id: l.incident }]),

@@ -1,11 +1,10 @@
 import { endpoints } from '@vigil/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
-import { route, type EndpointOptions } from '../../http/endpoints';
-import { pathId } from '../../http/params';
+import { route } from '../../http/endpoints';
 import { registerList } from '../../list/list-routes';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { incidentList, toIncident } from './incidents.repository';
 import { IncidentsService } from './incidents.service';
 
@@ -15,21 +14,18 @@ export async function registerIncidents(app: FastifyInstance, deps: AppDeps): Pr
   const incidents = new IncidentsService(db, app.live);
   const api = endpoints.incidents;
   registerList(app, api, incidentList, { db, publicUrl: deps.config.publicUrl });
-  /** A path naming nothing the caller can see answers 404 before the body is read. */
-  const incidentFirst: EndpointOptions = {
-    preHandler: async (request) => {
-      await incidents.get(requireActor(request), pathId(request.params));
-    },
+  /** A path naming nothing the caller can see answers 404 before the body is checked. */
+  const incidentFirst = {
+    exists: async ({ id }: { id: number }, request: FastifyRequest) =>
+      Boolean(await incidents.get(requireActor(request), id)),
   };
-  const taskFirst: EndpointOptions = {
-    preHandler: async (request) => {
-      await incidents.task(requireActor(request), pathId(request.params), pathId(request.params, 'task_id'));
-    },
+  const taskFirst = {
+    exists: async ({ id, task_id }: { id: number; task_id: number }, request: FastifyRequest) =>
+      Boolean(await incidents.task(requireActor(request), id, task_id)),
   };
-  const companyFirst: EndpointOptions = {
-    preHandler: async (request) => {
-      await incidents.grouping(requireActor(request), pathId(request.params));
-    },
+  const companyFirst = {
+    exists: async ({ id }: { id: number }, request: FastifyRequest) =>
+      Boolean(await incidents.grouping(requireActor(request), id)),
   };
 
   route(app, api.get, async ({ request, params }) => incidents.get(requireActor(request), params.id));

@@ -14,13 +14,9 @@ import type { Database, Queryable } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
 import { assignable } from '../alerts/alerts.bulk.repository';
-import {
-  alertsForIncident,
-  clearAlertsIncident,
-  countAlertsInCompany,
-  setAlertsIncident,
-} from '../alerts/alerts.repository';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { alertsForIncident, countAlertsInCompany } from '../alerts/alerts.repository';
+import { clearAlertsIncident, setAlertsIncident } from '../alerts/alerts.service';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { findCompany } from '../companies/companies.repository';
 import { liveEvents, type LiveBus } from '../live/live.bus';
 import {

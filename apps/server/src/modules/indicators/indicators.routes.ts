@@ -5,7 +5,7 @@ import { requireActor } from '../../http/actor';
 import { route, type EndpointOptions } from '../../http/endpoints';
 import { notFound, parseOrThrow, ValidationError } from '../../http/errors';
 import { registerList } from '../../list/list-routes';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { writeIndicatorCsv } from './indicator-csv';
 import { indicatorList, toIndicator } from './indicators.repository';
 import { IndicatorsService } from './indicators.service';

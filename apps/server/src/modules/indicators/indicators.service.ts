@@ -3,7 +3,7 @@ import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
 import { inScope, seesAllCompanies } from '../../http/tenancy';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { readIndicatorCsv } from './indicator-csv';
 import type { IndicatorIndexService } from './indicator-index.service';
 import { normaliseIndicatorValue } from './indicator-values';

@@ -2,6 +2,7 @@ import type { EndpointEvent, MailMessage, NetworkEvent } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition } from '../../http/tenancy';
+import { likeLiteral, likeMatch } from '../../list/list-engine';
 import { enqueueJobs } from '../jobs/jobs.queue';
 import type { Detection } from '../pipeline/detections';
 import type { DetectionPipeline } from '../pipeline/pipeline';
@@ -24,8 +25,6 @@ export async function enqueueRetroHunt(tx: Queryable, ids: readonly number[]): P
     payloads.push({ ids: ids.slice(start, start + IDS_PER_JOB) });
   return enqueueJobs(tx, RETRO_HUNT_JOB, payloads, { maxAttempts: 3 });
 }
-
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The values of a set of indicators, grouped the way the event tables can be searched for them. */
 function valuesOf(indicators: readonly IndexedIndicator[]) {
@@ -52,7 +51,7 @@ function valuesOf(indicators: readonly IndexedIndicator[]) {
         break;
       case 'domain':
         v.names.push(i.value);
-        v.patterns.push(`%.${likeEscape(i.value)}`);
+        v.patterns.push(`%.${likeLiteral(i.value)}`);
         break;
       case 'url':
         v.urls.push(i.value);
@@ -86,7 +85,11 @@ function nameConditions(v: Values, expr: SqlFragment): SqlFragment[] {
   const out: SqlFragment[] = [];
   if (v.names.length > 0) {
     out.push(sql`${hostOf(expr)} = ANY(${v.names}::text[])`);
-    out.push(sql`${hostOf(expr)} LIKE ANY(${v.patterns}::text[])`);
+    // A subdomain of a listed name; LIKE ANY takes no ESCAPE clause, so one LIKE per pattern.
+    const host = hostOf(expr);
+    out.push(
+      sql`EXISTS (SELECT 1 FROM unnest(${v.patterns}::text[]) AS p(pattern) WHERE ${likeMatch(host, sql`p.pattern`, false)})`,
+    );
   }
   return out;
 }

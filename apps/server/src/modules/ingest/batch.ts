@@ -19,5 +19,6 @@ export type BatchInput = {
   (
     | { kind: 'network'; events: NetworkEvent[]; texts?: string[] }
     | { kind: 'endpoint'; events: EndpointEvent[]; texts?: string[] }
-    | { kind: 'mail'; message: ParsedMailMessage | null }
+    /** `receivedAt`: when the message reached the mail server, if the sender said so (ISO); else now. */
+    | { kind: 'mail'; message: ParsedMailMessage | null; receivedAt?: string }
   );

@@ -1,11 +1,11 @@
-import { endpoints } from '@vigil/contract';
+import { endpoints, MAIL_RECEIVED_AT_SKEW_MS } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
 import { HttpError, ValidationError } from '../../http/errors';
 import { registerList } from '../../list/list-routes';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import type { BatchInput } from './batch';
 import { parseEndpointLines, parseEveLines, parseMail, type LineResult } from './parsers';
 import { SightingsFolder } from './sightings';
@@ -185,9 +185,13 @@ export async function registerIngest(app: FastifyInstance, deps: ModuleDeps): Pr
     route(
       scope,
       api.mail,
-      async ({ request, reply }) => {
+      async ({ request, reply, query }) => {
         const caller = callerOf(request);
         const idempotencyKey = idempotencyKeyOf(request);
+        const receivedAt = query.received_at === undefined ? undefined : new Date(query.received_at);
+        if (receivedAt && receivedAt.getTime() > Date.now() + MAIL_RECEIVED_AT_SKEW_MS) {
+          throw ValidationError.field('received_at', 'A message cannot have arrived later than now.');
+        }
         const parsed = await parseMail(bodyBytes(request.body), { maxBytes: config.ingestMaxBodyBytes });
         return answer(reply, {
           kind: 'mail',
@@ -195,6 +199,7 @@ export async function registerIngest(app: FastifyInstance, deps: ModuleDeps): Pr
           tokenId: caller.tokenId,
           idempotencyKey,
           message: parsed.ok ? parsed.message : null,
+          ...(receivedAt ? { receivedAt: receivedAt.toISOString() } : {}),
           rejected: parsed.ok ? [] : [{ line: 0, reason: parsed.reason }],
         });
       },

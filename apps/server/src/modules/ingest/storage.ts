@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { EndpointEvent, NetworkEvent } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { bulkInsert, type BulkColumn } from '../../db/bulk';
 import { copyEscape, copyJson, copyNumber, copyText, copyWritten, CopyWriter, JsonText } from '../../db/copy';
 import { sql } from '../../db/sql';
+import { packOriginal } from './mail-original';
 import type { ParsedMailMessage } from './parsers';
 import { recordSightings } from './sightings';
 
@@ -240,9 +242,17 @@ const endpointColumns: BulkColumn[] = [
   { name: 'dest_port', type: 'int4' },
   { name: 'registry_path', type: 'text' },
   { name: 'dns_question', type: 'text' },
+  { name: 'target_process_name', type: 'text' },
+  { name: 'granted_access', type: 'text' },
+  { name: 'original_file_name', type: 'text' },
+  { name: 'integrity_level', type: 'text' },
+  { name: 'logon_id', type: 'text' },
   { name: 'event', type: 'json' },
   { name: 'raw', type: 'json' },
 ];
+
+/** The PE OriginalFileName a row is found by: the process's, else the loaded file's. */
+const originalFileName = (e: EndpointEvent) => e.process?.original_file_name ?? e.file?.original_file_name ?? null;
 
 export function endpointRow(
   companyId: number,
@@ -274,6 +284,11 @@ export function endpointRow(
     e.network?.dest_port ?? null,
     e.registry?.path ?? null,
     e.dns?.question ?? null,
+    e.target_process?.name ?? null,
+    e.target_process?.granted_access ?? null,
+    originalFileName(e),
+    e.process?.integrity_level ?? null,
+    e.user?.logon_id ?? null,
     withoutRaw(e),
     rawOf(e, text),
   ];
@@ -296,7 +311,7 @@ export function writeEndpointRow(
 ): void {
   const { process, file, network } = e;
   out.write(
-    `${companyId}\t${copyEscape(e.timestamp)}\t${id}\t${batchId}\t${copyEscape(e.source_format)}\t${copyText(e.host.name)}\t${copyText(e.event.action)}\t${copyText(e.event.code)}\t${copyText(e.event.outcome)}\t${copyText(process?.name)}\t${copyNumber(process?.pid)}\t${copyText(process?.command_line)}\t${copyText(process?.parent?.name)}\t${copyText(process?.hash.sha256)}\t${copyText(e.user?.name)}\t${copyText(file?.path)}\t${copyText(file?.hash.sha256)}\t${copyText(network?.src_ip)}\t${copyText(network?.dest_ip)}\t${copyNumber(network?.dest_port)}\t${copyText(e.registry?.path)}\t${copyText(e.dns?.question)}\t`,
+    `${companyId}\t${copyEscape(e.timestamp)}\t${id}\t${batchId}\t${copyEscape(e.source_format)}\t${copyText(e.host.name)}\t${copyText(e.event.action)}\t${copyText(e.event.code)}\t${copyText(e.event.outcome)}\t${copyText(process?.name)}\t${copyNumber(process?.pid)}\t${copyText(process?.command_line)}\t${copyText(process?.parent?.name)}\t${copyText(process?.hash.sha256)}\t${copyText(e.user?.name)}\t${copyText(file?.path)}\t${copyText(file?.hash.sha256)}\t${copyText(network?.src_ip)}\t${copyText(network?.dest_ip)}\t${copyNumber(network?.dest_port)}\t${copyText(e.registry?.path)}\t${copyText(e.dns?.question)}\t${copyText(e.target_process?.name)}\t${copyText(e.target_process?.granted_access)}\t${copyText(originalFileName(e))}\t${copyText(process?.integrity_level)}\t${copyText(e.user?.logon_id)}\t`,
   );
   out
     .write(copyJson(eventJson(e)))
@@ -343,6 +358,7 @@ const mailColumns: BulkColumn[] = [
   { name: 'attachment_count', type: 'int4' },
   { name: 'size', type: 'int8' },
   { name: 'event', type: 'jsonb' },
+  { name: 'original_sha256', type: 'text' },
 ];
 
 const attachmentColumns: BulkColumn[] = [
@@ -379,8 +395,10 @@ export async function storeMail(
   message: ParsedMailMessage,
 ): Promise<StoredMail> {
   const [id] = await nextIds(tx, 'mail_messages', 1);
-  const recipients = [...message.to, ...message.cc].map((a) => a.address);
-  const event = { ...message, attachments: message.attachments.map(({ content: _content, ...meta }) => meta) };
+  const recipients = [...message.to, ...message.cc].flatMap((a) => (a.address === null ? [] : [a.address]));
+  const { original, ...rest } = message;
+  const event = { ...rest, attachments: message.attachments.map(({ content: _content, ...meta }) => meta) };
+  const originalSha256 = await storeOriginal(tx, ts, original);
   await bulkInsert(tx, 'mail_messages', mailColumns, [
     [
       companyId,
@@ -400,6 +418,7 @@ export async function storeMail(
       message.attachments.length,
       message.size,
       event,
+      originalSha256,
     ],
   ]);
   const attachmentIds = await nextIds(tx, 'mail_attachments', message.attachments.length);
@@ -429,6 +448,23 @@ export async function storeMail(
     message.attachments.map((a) => ({ ...a, eventKind: 'mail' as const, eventId: id! })),
   );
   return { id: id!, ts, attachmentIds };
+}
+
+/**
+ * Keeps a message's original bytes, gzip-compressed, once per SHA-256: bytes already held are
+ * neither compressed nor sent again. Answers the hash the message names them by.
+ */
+async function storeOriginal(tx: Queryable, ts: string, original: Buffer): Promise<string> {
+  const sha256 = createHash('sha256').update(original).digest('hex');
+  const { rows } = await tx.query(sql`SELECT 1 FROM mail_originals WHERE sha256 = ${sha256}`);
+  if (rows.length === 0) {
+    const packed = await packOriginal(original);
+    await tx.query(sql`
+      INSERT INTO mail_originals (sha256, size, content, first_seen)
+      VALUES (${sha256}, ${original.length}, decode(${packed.toString('base64')}, 'base64'), ${ts}::timestamptz)
+      ON CONFLICT (sha256) DO NOTHING`);
+  }
+  return sha256;
 }
 
 export interface WarehouseInput {

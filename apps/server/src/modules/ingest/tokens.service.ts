@@ -3,7 +3,7 @@ import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
 import { inScope } from '../../http/tenancy';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { createIngestToken, findIngestToken, revokeIngestToken, type IngestTokenRow } from './tokens.repository';
 
 /** Ingest keys: each change in one transaction with its audit record. */

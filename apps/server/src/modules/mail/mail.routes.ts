@@ -39,7 +39,7 @@ import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
 import { ValidationError } from '../../http/errors';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { mailBody } from './mail-content';
 import { MAIL_JOB_KIND, mailJobHandler } from './mail.queue';
 import { sendCustomMail, sendReleaseNotes } from './mail.service';

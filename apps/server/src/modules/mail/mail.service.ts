@@ -2,7 +2,7 @@ import { mailAddressSchema, type MailSendAnswer, type MailSkippedUser } from '@v
 import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { HttpError } from '../../http/errors';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { enqueueMails } from './mail.queue';
 import { findCompaniesInScope, findUsersInScope, usersOfCompanies, type RecipientRow } from './mail.repository';
 

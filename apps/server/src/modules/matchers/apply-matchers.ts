@@ -9,8 +9,8 @@ import { bulkInsert } from '../../db/bulk';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import { tenantCondition } from '../../http/tenancy';
-import { alertChangeRules } from '../alerts/alerts.service';
-import { recordSystemAudits, type SystemAuditEntry } from '../alerts/system-audit';
+import { alertChangeRules, applyMatchedChanges } from '../alerts/alerts.service';
+import { recordSystemAudits, type SystemAuditEntry } from '../audit/audit.service';
 import { addTimeline, refreshIncidents } from '../incidents/incidents.repository';
 import { enqueueJob } from '../jobs/jobs.queue';
 import { liveEvents, type LiveEvent } from '../live/live.bus';
@@ -191,38 +191,18 @@ export async function applyMatchers(tx: Queryable, alerts: readonly NewAlert[]):
   const live: LiveEvent[] = [];
   const list = [...changes.values()];
   if (list.length > 0) {
-    const { rows: changed } = await tx.query<{
-      company_id: number;
-      id: number;
-      severity: string;
-      status: string;
-      assignee_id: number | null;
-      tags: string[];
-      incident_id: number | null;
-      old_incident: number | null;
-    }>(sql`
-      UPDATE alerts a SET
-        severity = COALESCE(c.severity, a.severity),
-        score = COALESCE(c.score, a.score),
-        assignee_id = COALESCE(c.assignee, a.assignee_id),
-        tags = ARRAY(SELECT DISTINCT t FROM unnest(a.tags || c.tags) t ORDER BY t),
-        status = CASE WHEN c.close THEN 'closed' ELSE a.status END,
-        resolution = CASE WHEN c.close THEN 'benign' ELSE a.resolution END,
-        incident_id = COALESCE((SELECT i.id FROM incidents i WHERE i.company_id = a.company_id AND i.id = c.incident),
-                               a.incident_id),
-        updated_at = now()
-      FROM (SELECT company_id, id, severity, score, assignee, close, incident,
-                   ARRAY(SELECT jsonb_array_elements_text(tags)) AS tags
-            FROM unnest(${list.map((c) => c.alert.company_id)}::int8[], ${list.map((c) => c.alert.id)}::int8[],
-                        ${list.map((c) => c.severity ?? null)}::text[],
-                        ${list.map((c) => (c.severity ? severityScore[c.severity] : null))}::int4[],
-                        ${list.map((c) => c.assignee ?? null)}::int8[], ${list.map((c) => c.close === true)}::bool[],
-                        ${list.map((c) => c.incident ?? null)}::int8[], ${list.map((c) => JSON.stringify(c.tags))}::jsonb[])
-                 AS u(company_id, id, severity, score, assignee, close, incident, tags)) c,
-           alerts o
-      WHERE a.company_id = c.company_id AND a.id = c.id AND o.company_id = a.company_id AND o.id = a.id
-      RETURNING a.company_id, a.id, a.severity, a.status, a.assignee_id, a.tags, a.incident_id,
-                o.incident_id AS old_incident`);
+    const changed = await applyMatchedChanges(
+      tx,
+      list.map((c) => ({
+        company_id: c.alert.company_id,
+        id: c.alert.id,
+        severity: c.severity,
+        assignee: c.assignee,
+        tags: c.tags,
+        close: c.close,
+        incident: c.incident,
+      })),
+    );
     const audits: SystemAuditEntry[] = changed.map((row) => ({
       companyId: row.company_id,
       action: 'matcher',

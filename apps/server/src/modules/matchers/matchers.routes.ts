@@ -1,11 +1,10 @@
 import { endpoints } from '@vigil/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
-import { route, type EndpointOptions } from '../../http/endpoints';
-import { pathId } from '../../http/params';
+import { route } from '../../http/endpoints';
 import { registerList } from '../../list/list-routes';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { WEBHOOK_JOB_KIND } from './apply-matchers';
 import { committedActionList, matcherList, toMatcher } from './matchers.repository';
 import { MatchersService } from './matchers.service';
@@ -26,11 +25,10 @@ export async function registerMatchers(app: FastifyInstance, deps: AppDeps): Pro
   const listOptions = { db, publicUrl: deps.config.publicUrl };
   registerList(app, api, matcherList, listOptions);
   registerList(app, api.actions, committedActionList, listOptions);
-  /** A path naming no matcher the caller can see answers 404 before the body is read. */
-  const matcherFirst: EndpointOptions = {
-    preHandler: async (request) => {
-      await matchers.get(requireActor(request), pathId(request.params));
-    },
+  /** A path naming no matcher the caller can see answers 404 before the body is checked. */
+  const matcherFirst = {
+    exists: async ({ id }: { id: number }, request: FastifyRequest) =>
+      Boolean(await matchers.get(requireActor(request), id)),
   };
 
   route(app, api.get, async ({ request, params }) => toMatcher(await matchers.get(requireActor(request), params.id)));

@@ -4,7 +4,7 @@ import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
 import { inScope, seesAllCompanies } from '../../http/tenancy';
 import { alertChangeRules } from '../alerts/alerts.service';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { companiesMatched, type MatcherScope } from './apply-matchers';
 import {
   deleteMatcher,

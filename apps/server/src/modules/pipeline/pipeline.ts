@@ -1,10 +1,10 @@
 import type { IngestAnswer } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
-import type { BatchInput } from '../ingest/batch';
+import { findBatch, type BatchInput } from '../ingest/ingest.service';
 import type { LiveEvent } from '../live/live.bus';
 import type { DetectionStage } from './detection-stage';
 import type { Detection, NewAlert } from './detections';
-import { acceptedOf, DuplicateBatch, findBatch, prepareBatch, storeBatch } from './store-batch';
+import { acceptedOf, DuplicateBatch, prepareBatch, storeBatch } from './store-batch';
 
 /**
  * The detection pipeline. A batch goes, in ONE transaction,
@@ -13,8 +13,9 @@ import { acceptedOf, DuplicateBatch, findBatch, prepareBatch, storeBatch } from 
  *
  * and, once committed, → publish. Every stage is a function or object it is given when it is
  * built (app.ts, the composition root, wires alerts, incidents, matchers, the indicator index and
- * the live bus in); the pipeline imports none of those modules and they import nothing of each
- * other's, so each can be built and tested on its own. It keeps no state between batches.
+ * the live bus in); the pipeline imports none of those modules, and the stages share nothing but
+ * the writes of the tables' owners (grouping and matchers change alerts through the alerts
+ * service), so each can be built and tested on its own. It keeps no state between batches.
  */
 
 /** Raises and deduplicates alerts from detections in the caller's transaction (alerts/raise-alerts.ts). */

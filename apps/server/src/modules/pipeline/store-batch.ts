@@ -1,8 +1,14 @@
 import type { Database, Queryable } from '../../db/database';
-import { sql } from '../../db/sql';
-import type { BatchInput, BatchKind, Rejection } from '../ingest/batch';
-import { recordSightings, type Sighting } from '../ingest/sightings';
-import { ensurePartitions, storeEndpointEvents, storeMail, storeNetworkEvents } from '../ingest/storage';
+import {
+  ensurePartitions,
+  insertBatch,
+  recordSightings,
+  storeEndpointEvents,
+  storeMail,
+  storeNetworkEvents,
+  type BatchInput,
+  type Sighting,
+} from '../ingest/ingest.service';
 import type { StoredEvent } from './stored-events';
 
 /**
@@ -24,21 +30,6 @@ function sighting(
   ts: string,
 ): Sighting {
   return { sha256, md5, sha1, filename, eventKind, eventId, ts };
-}
-
-/** The answer of a batch stored before under the same Idempotency-Key, if any. */
-export async function findBatch(
-  db: Queryable,
-  companyId: number,
-  kind: BatchKind,
-  key: string,
-): Promise<{ accepted: number; rejected: Rejection[]; batch_id: number } | null> {
-  const { rows } = await db.query<{ id: number; accepted: number; rejected: Rejection[] }>(sql`
-    SELECT id, accepted, rejected FROM ingest_batches
-    WHERE company_id = ${companyId} AND kind = ${kind} AND idempotency_key = ${key}`);
-  const row = rows[0];
-  if (!row) return null;
-  return { accepted: row.accepted, rejected: row.rejected, batch_id: Number(row.id) };
 }
 
 /** How many events a batch brings: its events, or the one mail message that could be read. */
@@ -64,8 +55,9 @@ export async function prepareBatch(db: Database, input: BatchInput, receivedAt: 
       input.events.map((e) => e.timestamp),
     );
   else if (input.message) {
-    await ensurePartitions(db, 'mail_messages', [receivedAt]);
-    await ensurePartitions(db, 'mail_attachments', [receivedAt]);
+    const arrived = input.receivedAt ?? receivedAt;
+    await ensurePartitions(db, 'mail_messages', [arrived]);
+    await ensurePartitions(db, 'mail_attachments', [arrived]);
   }
 }
 
@@ -85,18 +77,14 @@ export async function storeBatch(
   // The batch record and the events' ids in one round trip.
   const sequence = input.kind === 'mail' ? null : `${input.kind}_events_id_seq`;
   const count = input.kind === 'mail' ? 0 : input.events.length;
-  const { rows } = await tx.query<{ id: number; ids: number[] | null }>(sql`
-    WITH b AS (
-      INSERT INTO ingest_batches (company_id, kind, idempotency_key, token_id, accepted, rejected)
-      VALUES (${companyId}, ${kind}, ${idempotencyKey}, ${input.tokenId}, ${accepted}, ${JSON.stringify(input.rejected)}::jsonb)
-      ON CONFLICT DO NOTHING
-      RETURNING id)
-    SELECT b.id, CASE WHEN ${sequence}::text IS NULL THEN NULL
-      ELSE ARRAY(SELECT nextval(${sequence}::regclass) FROM generate_series(1, ${count}::int4)) END AS ids
-    FROM b`);
-  const batchId = rows[0]?.id;
-  if (batchId === undefined) throw new DuplicateBatch();
-  const ids = (rows[0]?.ids ?? []).map(Number);
+  const record = await insertBatch(
+    tx,
+    { companyId, kind, idempotencyKey, tokenId: input.tokenId, accepted, rejected: input.rejected },
+    { sequence, count },
+  );
+  if (!record) throw new DuplicateBatch();
+  const batchId = record.id;
+  const ids = (record.ids ?? []).map(Number);
   const stored: StoredEvent[] = [];
   if (input.kind === 'network') {
     const files: Sighting[] = [];
@@ -130,10 +118,11 @@ export async function storeBatch(
     }
     await recordSightings(tx, companyId, files);
   } else if (input.message) {
-    const mail = await storeMail(tx, companyId, batchId, receivedAt, input.message);
+    const mail = await storeMail(tx, companyId, batchId, input.receivedAt ?? receivedAt, input.message);
+    const { original: _original, ...message } = input.message;
     const event = {
-      ...input.message,
-      attachments: input.message.attachments.map(({ content: _content, ...meta }) => meta),
+      ...message,
+      attachments: message.attachments.map(({ content: _content, ...meta }) => meta),
     };
     stored.push({ kind: 'mail', companyId, id: mail.id, ts: mail.ts, event });
   }

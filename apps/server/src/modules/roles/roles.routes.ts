@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
 import { registerList } from '../../list/list-routes';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { roleList, toRole } from './roles.repository';
 import { RolesService } from './roles.service';
 

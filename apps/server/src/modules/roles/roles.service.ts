@@ -3,7 +3,7 @@ import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
 import { inScope } from '../../http/tenancy';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordChange, type AuditContext, type AuditedKind } from '../audit/audit.service';
 import { beyondActor, normalisePermissions, permissionErrors } from './permission-rules';
 import { deleteRole, findRole, insertRole, roleNameTaken, updateRoleRow, type RoleRow } from './roles.repository';
 
@@ -17,7 +17,13 @@ function checkPermissions(actor: Actor, permissions: readonly Permission[]) {
 
 const nameTaken = (name: string) => ValidationError.field('name', `This company already has a role named "${name}".`);
 
-const snapshot = (role: RoleRow) => ({ name: role.name, description: role.description, permissions: role.permissions });
+/** A role in the audit log: its name, description and permissions (a deletion: name and permissions). */
+const audited: AuditedKind<RoleRow> = {
+  objectType: 'role',
+  repr: (role) => role.name,
+  snapshot: (role) => ({ name: role.name, description: role.description, permissions: role.permissions }),
+  deleted: (role) => ({ name: role.name, permissions: role.permissions }),
+};
 
 /**
  * Roles bundle permissions over the resource registry; they belong to a company. A role never
@@ -47,14 +53,7 @@ export class RolesService {
         permissions,
       });
       const row = (await findRole(tx, actor.scope, id))!;
-      await recordAudit(tx, audit, {
-        action: 'create',
-        objectType: 'role',
-        objectId: id,
-        objectRepr: row.name,
-        companyId,
-        after: snapshot(row),
-      });
+      await recordChange(tx, audit, audited, { after: row });
       return row;
     });
   }
@@ -70,15 +69,7 @@ export class RolesService {
       }
       await updateRoleRow(tx, id, { ...input, permissions });
       const after = (await findRole(tx, actor.scope, id))!;
-      await recordAudit(tx, audit, {
-        action: 'update',
-        objectType: 'role',
-        objectId: id,
-        objectRepr: after.name,
-        companyId: after.company_id,
-        before: snapshot(before),
-        after: snapshot(after),
-      });
+      await recordChange(tx, audit, audited, { before, after });
       return after;
     });
   }
@@ -90,14 +81,7 @@ export class RolesService {
       if (!role) throw notFound();
       checkPermissions(actor, role.permissions);
       await deleteRole(tx, id);
-      await recordAudit(tx, audit, {
-        action: 'delete',
-        objectType: 'role',
-        objectId: id,
-        objectRepr: role.name,
-        companyId: role.company_id,
-        before: { name: role.name, permissions: role.permissions },
-      });
+      await recordChange(tx, audit, audited, { before: role });
     });
   }
 }

@@ -3,7 +3,15 @@ import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import type { Actor } from '../../http/actor';
 import { filter, type ListResource } from '../../list/list-engine';
-import { liveSession } from '../auth/sessions.repository';
+import { hashToken, newToken } from '../auth/tokens';
+
+/** How long a session lives without use, and at most. */
+export const SESSION_IDLE_SECONDS = 12 * 60 * 60;
+export const SESSION_ABSOLUTE_SECONDS = 7 * 24 * 60 * 60;
+
+/** Condition on alias `s` for a session that can still be used. */
+export const liveSession = sql`s.ended_at IS NULL AND s.expires_at > now()
+  AND s.last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`;
 
 interface SessionRow {
   public_id: string;
@@ -95,4 +103,54 @@ export async function endOtherOwnSessions(db: Queryable, actor: Actor): Promise<
     UPDATE sessions s SET ended_at = now()
     WHERE ${ownSessions(actor)} AND s.id IS DISTINCT FROM ${actor.sessionId}`);
   return rowCount;
+}
+
+// ── Starting and ending sessions (sign-in, impersonation, password changes, archiving) ──────
+
+export interface SessionInfo {
+  ip: string | null;
+  userAgent: string;
+  impersonatorId?: number | null;
+  /** For an impersonation session: the administrator's own session, resumed afterwards. */
+  parentSessionId?: string | null;
+  twoFactorPassed: boolean;
+}
+
+/** Starts a session and returns its secret token (only its hash is stored). */
+export async function createSession(db: Queryable, userId: number, info: SessionInfo): Promise<string> {
+  const token = newToken();
+  await db.query(sql`
+    INSERT INTO sessions (id, user_id, impersonator_id, parent_session_id, expires_at, ip, user_agent, two_factor_passed)
+    VALUES (${hashToken(token)}, ${userId}, ${info.impersonatorId ?? null}, ${info.parentSessionId ?? null},
+            now() + make_interval(secs => ${SESSION_ABSOLUTE_SECONDS}), ${info.ip}, ${info.userAgent.slice(0, 500)},
+            ${info.twoFactorPassed})`);
+  return token;
+}
+
+/** Notes that a session (by its stored id) was used just now. */
+export async function touchSession(db: Queryable, sessionId: string): Promise<void> {
+  await db.query(sql`UPDATE sessions SET last_seen_at = now() WHERE id = ${sessionId}`);
+}
+
+export async function endSession(db: Queryable, sessionId: string): Promise<void> {
+  await db.query(sql`UPDATE sessions SET ended_at = now() WHERE id = ${sessionId} AND ended_at IS NULL`);
+}
+
+/** Ends every open session of a user except `keep` (null: all of them). Answers how many ended. */
+export async function endUserSessions(db: Queryable, userId: number, keep: string | null): Promise<number> {
+  const { rowCount } = await db.query(sql`
+    UPDATE sessions SET ended_at = now()
+    WHERE user_id = ${userId} AND ended_at IS NULL AND expires_at > now()
+      ${keep ? sql`AND id <> ${keep}` : sql``}`);
+  return rowCount;
+}
+
+/** Ends every session of a user not ended yet, expired ones included (archive, password reset). */
+export async function endAllSessionsOf(db: Queryable, userId: number): Promise<void> {
+  await db.query(sql`UPDATE sessions SET ended_at = now() WHERE user_id = ${userId} AND ended_at IS NULL`);
+}
+
+/** Records that this session has passed two-factor authentication. */
+export async function markTwoFactorPassed(db: Queryable, sessionId: string): Promise<void> {
+  await db.query(sql`UPDATE sessions SET two_factor_passed = true WHERE id = ${sessionId}`);
 }

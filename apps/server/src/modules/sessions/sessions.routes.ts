@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps';
 import { requestUrl, requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
 import { countList, listPage } from '../../list/list-engine';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { sessionList, sessionListOrderings } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 

@@ -1,8 +1,21 @@
 import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound } from '../../http/errors';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { endOtherOwnSessions, endOwnSession } from './sessions.repository';
+
+// The sessions module is the one writer of sessions: other modules start, touch and end them
+// through these, inside their own transaction (sign-in, impersonation, password changes, archiving).
+export {
+  createSession,
+  endAllSessionsOf,
+  endSession,
+  endUserSessions,
+  markTwoFactorPassed,
+  SESSION_ABSOLUTE_SECONDS,
+  touchSession,
+  type SessionInfo,
+} from './sessions.repository';
 
 /** Ending one's own sessions: each change in one transaction with its audit record. */
 export class SessionsService {

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SsoErrorCode } from '@vigil/contract';
 import type { Database } from '../../db/database';
-import { recordAudit } from '../audit/audit.repository';
-import { recordLoginSuccess } from '../auth/lockout';
-import { createSession } from '../auth/sessions.repository';
+import { recordAudit } from '../audit/audit.service';
+import { createSession } from '../sessions/sessions.service';
+import { recordLoginSuccess } from '../users/users.service';
 import { finishAuthorization, isAuthorizationResponseError, OidcProviders, startAuthorization } from './sso.oidc';
 import { findEnabledSettings, insertLoginState, takeLoginState } from './sso.repository';
 import { resolveSsoUser, safeNextPath } from './sso.service';

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import { tenantCondition, type TenantScope } from '../../http/tenancy';
+import { ssoUserColumns as userColumns, type SsoUserRow } from '../users/account-state.repository';
 
 /** A company's provider settings as stored (client_secret included: never answer it as is). */
 export interface SsoSettingsRow {
@@ -78,14 +79,6 @@ export async function isRoleOfCompany(db: Queryable, roleId: number, companyId: 
   return rows.length > 0;
 }
 
-/** Removes every provider link of a company's users (its provider changed); returns how many. */
-export async function unlinkCompanyUsers(db: Queryable, companyId: number): Promise<number> {
-  const { rowCount } = await db.query(
-    sql`UPDATE users SET sso_subject = NULL, updated_at = now() WHERE company_id = ${companyId} AND sso_subject IS NOT NULL`,
-  );
-  return rowCount;
-}
-
 // ── Sign-ins in progress ────────────────────────────────────────────────────────────────────
 
 export interface LoginStateRow {
@@ -128,16 +121,10 @@ export async function takeLoginState(db: Queryable, stateHash: string): Promise<
 
 // ── Users ───────────────────────────────────────────────────────────────────────────────────
 
-export interface SsoUserRow {
-  id: number;
-  username: string;
-  email: string | null;
-  company_id: number;
-  sso_subject: string | null;
-  archived: boolean;
-}
+// Users are read here and written by the users module (linking, unlinking, creating at a first
+// sign-on: users/account-state.repository.ts).
 
-const userColumns = sql`u.id, u.username, u.email, u.company_id, u.sso_subject, u.archived_at IS NOT NULL AS archived`;
+export type { SsoUserRow };
 
 /** The user of a company linked to a provider subject. */
 export async function findUserBySubject(db: Queryable, companyId: number, subject: string): Promise<SsoUserRow | null> {
@@ -180,44 +167,7 @@ export async function companyOfUser(db: Queryable, userId: number): Promise<numb
   return rows[0]?.company_id ?? null;
 }
 
-export async function linkSubject(db: Queryable, userId: number, subject: string): Promise<void> {
-  await db.query(sql`UPDATE users SET sso_subject = ${subject}, updated_at = now() WHERE id = ${userId}`);
-}
-
-export async function unlinkUser(db: Queryable, userId: number): Promise<boolean> {
-  const { rowCount } = await db.query(
-    sql`UPDATE users SET sso_subject = NULL, updated_at = now() WHERE id = ${userId} AND sso_subject IS NOT NULL`,
-  );
-  return rowCount > 0;
-}
-
 export async function usernameTaken(db: Queryable, username: string): Promise<boolean> {
   const { rows } = await db.query(sql`SELECT 1 FROM users WHERE lower(username) = lower(${username})`);
   return rows.length > 0;
-}
-
-/** Creates a user who signs in through the provider only (no password), with an optional role. */
-export async function insertSsoUser(
-  db: Queryable,
-  user: {
-    companyId: number;
-    username: string;
-    email: string;
-    firstName: string;
-    lastName: string;
-    subject: string;
-    roleId: number | null;
-  },
-): Promise<SsoUserRow> {
-  const { rows } = await db.query<SsoUserRow>(sql`
-    INSERT INTO users AS u (company_id, username, email, first_name, last_name, sso_subject)
-    VALUES (${user.companyId}, ${user.username}, ${user.email}, ${user.firstName}, ${user.lastName}, ${user.subject})
-    RETURNING ${userColumns}`);
-  const created = rows[0] as SsoUserRow;
-  if (user.roleId !== null) {
-    await db.query(sql`
-      INSERT INTO user_roles (user_id, role_id)
-      SELECT ${created.id}, r.id FROM roles r WHERE r.id = ${user.roleId} AND r.company_id = ${user.companyId}`);
-  }
-  return created;
 }

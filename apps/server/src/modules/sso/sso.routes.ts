@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { issueCsrfCookie, SESSION_COOKIE } from '../auth/auth.hooks';
 import { endCurrentSessions, sessionCookieOptions } from '../auth/auth.service';
 import { LOGIN_STATE_SECONDS, SsoLoginService } from './sso-login.service';

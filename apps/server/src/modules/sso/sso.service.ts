@@ -10,9 +10,16 @@ import type { Config } from '../../config';
 import type { Database, Queryable } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
-import { endUserSessions } from '../auth/sessions.repository';
-import { assertCanManage } from '../users/users.service';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
+import { endUserSessions } from '../sessions/sessions.service';
+import {
+  assertCanManage,
+  insertSsoUser,
+  linkSubject,
+  unlinkCompanyUsers,
+  unlinkUser,
+  type SsoUserRow,
+} from '../users/users.service';
 import type { IdentityClaims } from './sso.oidc';
 import {
   companyOfLogin,
@@ -23,17 +30,12 @@ import {
   findSettings,
   findUserInScope,
   saveSettings,
-  unlinkCompanyUsers,
-  unlinkUser,
   findUserByEmail,
   findUserBySubject,
-  insertSsoUser,
   isRoleOfCompany,
-  linkSubject,
   usernameTaken,
   type SsoSettingsRow,
   type SsoSettingsValues,
-  type SsoUserRow,
 } from './sso.repository';
 
 export const DEFAULT_SCOPES = 'openid email profile';

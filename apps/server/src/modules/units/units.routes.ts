@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
 import { registerList } from '../../list/list-routes';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { toUnit, unitList } from './units.repository';
 import { UnitsService } from './units.service';
 

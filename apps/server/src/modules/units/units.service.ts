@@ -3,10 +3,15 @@ import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
 import { inScope } from '../../http/tenancy';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordChange, type AuditContext, type AuditedKind } from '../audit/audit.service';
 import { deleteUnit, findUnit, insertUnit, unitNameTaken, updateUnit, type UnitRow } from './units.repository';
 
-const snapshot = (u: { name: string; description: string }) => ({ name: u.name, description: u.description });
+/** A unit in the audit log: its name and description. */
+const audited: AuditedKind<UnitRow> = {
+  objectType: 'unit',
+  repr: (u) => u.name,
+  snapshot: (u) => ({ name: u.name, description: u.description }),
+};
 
 const nameTaken = (name: string) => ValidationError.field('name', `This company already has a unit named "${name}".`);
 
@@ -27,14 +32,7 @@ export class UnitsService {
       if (await unitNameTaken(tx, companyId, input.name, null)) throw nameTaken(input.name);
       const id = await insertUnit(tx, { companyId, name: input.name, description: input.description ?? '' });
       const row = (await findUnit(tx, actor.scope, id))!;
-      await recordAudit(tx, audit, {
-        action: 'create',
-        objectType: 'unit',
-        objectId: row.id,
-        objectRepr: row.name,
-        companyId,
-        after: snapshot(row),
-      });
+      await recordChange(tx, audit, audited, { after: row });
       return row;
     });
   }
@@ -48,15 +46,7 @@ export class UnitsService {
       }
       await updateUnit(tx, id, input);
       const after = (await findUnit(tx, actor.scope, id))!;
-      await recordAudit(tx, audit, {
-        action: 'update',
-        objectType: 'unit',
-        objectId: id,
-        objectRepr: after.name,
-        companyId: after.company_id,
-        before: snapshot(before),
-        after: snapshot(after),
-      });
+      await recordChange(tx, audit, audited, { before, after });
       return after;
     });
   }
@@ -66,14 +56,7 @@ export class UnitsService {
       const unit = await findUnit(tx, actor.scope, id, true);
       if (!unit) throw notFound();
       await deleteUnit(tx, id);
-      await recordAudit(tx, audit, {
-        action: 'delete',
-        objectType: 'unit',
-        objectId: id,
-        objectRepr: unit.name,
-        companyId: unit.company_id,
-        before: snapshot(unit),
-      });
+      await recordChange(tx, audit, audited, { before: unit });
     });
   }
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
-import { auditContextOf } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { MeService } from './me.service';
 
 /** The signed-in user's own data: read by the console at start-up, and the profile page's edits. */

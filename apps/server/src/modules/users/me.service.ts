@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { permissionsOf } from '../roles/permission-rules';
 import { activeSessions, countActiveSessions } from '../sessions/sessions.repository';
 import { ssoAuthorizeUrlFor } from '../sso/sso.service';

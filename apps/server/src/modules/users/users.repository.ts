@@ -2,6 +2,7 @@ import {
   userFiltersSchema,
   type CurrentUser,
   type Permission,
+  type PrivilegedFlag,
   type ProfileUpdate,
   type User,
   type UserFilters,
@@ -265,9 +266,8 @@ export async function replaceUserCompanies(
   }
 }
 
-/** Ends every session of a user (archive, password reset) and revokes its API token. */
-export async function endAllAccess(db: Queryable, userId: number): Promise<void> {
-  await db.query(sql`UPDATE sessions SET ended_at = now() WHERE user_id = ${userId} AND ended_at IS NULL`);
+/** Revokes a user's API token, leaving the record's change time alone (archive, password reset). */
+export async function dropApiToken(db: Queryable, userId: number): Promise<void> {
   await db.query(sql`UPDATE users SET token_hash = NULL, token_created_at = NULL WHERE id = ${userId}`);
 }
 
@@ -278,6 +278,14 @@ export async function setUserArchived(db: Queryable, userId: number, archived: b
       ? sql`UPDATE users SET archived_at = now(), updated_at = now() WHERE id = ${userId} AND archived_at IS NULL`
       : sql`UPDATE users SET archived_at = NULL, updated_at = now() WHERE id = ${userId}`,
   );
+}
+
+/** Whether a user holds a privileged flag: superusers hold them all. */
+export async function holdsPrivilegedFlag(db: Queryable, userId: number, flag: PrivilegedFlag): Promise<boolean> {
+  const { rows } = await db.query<{ allowed: boolean }>(sql`
+    SELECT (is_superuser OR coalesce((privileged_settings ->> ${flag})::boolean, false)) AS allowed
+    FROM users WHERE id = ${userId}`);
+  return rows[0]?.allowed === true;
 }
 
 /** Replaces a user's privileged flags with the ones given (those that are on). */

@@ -6,7 +6,8 @@ import { route } from '../../http/endpoints';
 import { parseOrThrow } from '../../http/errors';
 import { listPage } from '../../list/list-engine';
 import { registerList } from '../../list/list-routes';
-import { auditContextOf, userTimelineList } from '../audit/audit.repository';
+import { userTimelineList } from '../audit/audit.repository';
+import { auditContextOf } from '../audit/audit.service';
 import { toUser, userList } from './users.repository';
 import { UsersService } from './users.service';
 

@@ -4,18 +4,19 @@ import type { Database, Queryable } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
 import { inScope, seesAllCompanies } from '../../http/tenancy';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { hashPassword } from '../auth/passwords';
 import { validatePasswordPolicy } from '../auth/password-policy';
 import { beyondActor, outranksActor } from '../roles/permission-rules';
 import { findRolesByIds } from '../roles/roles.repository';
+import { endAllSessionsOf } from '../sessions/sessions.service';
 import { findUnit } from '../units/units.repository';
 import { startActivation } from './activation';
 import {
   allUsers,
   availableUsers,
   countActiveUsers,
-  endAllAccess,
+  dropApiToken,
   findUser,
   findUsersByIds,
   insertUser,
@@ -30,6 +31,36 @@ import {
   type UserRef,
   type UserRow,
 } from './users.repository';
+
+// The users module is the one writer of users and their roles: other modules change a user's
+// sign-in state through these, inside their own transaction, and write the audit record.
+export {
+  activatePendingOtpSecret,
+  claimOtpStep,
+  clearApiToken,
+  clearOtp,
+  insertSsoUser,
+  linkSubject,
+  pendingOtpSecret,
+  putTemporaryApiToken,
+  recordLoginFailure,
+  recordLoginSuccess,
+  restoreApiToken,
+  setApiToken,
+  setPassword,
+  storedApiToken,
+  unlinkCompanyUsers,
+  unlinkUser,
+  unlockUser,
+  type SsoUserRow,
+  type StoredApiToken,
+} from './account-state.repository';
+
+/** Ends every session of a user (archive, password reset) and revokes its API token. */
+export async function endAllAccess(tx: Queryable, userId: number): Promise<void> {
+  await endAllSessionsOf(tx, userId);
+  await dropApiToken(tx, userId);
+}
 
 /** What an audit record shows of a user: the answer without timestamps. */
 export function userSnapshot(row: UserRow): Partial<User> {

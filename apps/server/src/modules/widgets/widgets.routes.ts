@@ -1,10 +1,9 @@
 import { endpoints, type WidgetList } from '@vigil/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
-import { route, type EndpointOptions } from '../../http/endpoints';
-import { pathId } from '../../http/params';
-import { auditContextOf } from '../audit/audit.repository';
+import { route } from '../../http/endpoints';
+import { auditContextOf } from '../audit/audit.service';
 import { toWidget, type WidgetRow } from './widgets.repository';
 import { WidgetsService } from './widgets.service';
 
@@ -14,11 +13,10 @@ const answerList = (rows: WidgetRow[]): WidgetList => ({ results: rows.map(toWid
 export async function registerWidgets(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const widgets = new WidgetsService(deps.db);
   const api = endpoints.widgets;
-  /** A path naming none of the caller's widgets answers 404 before the body is read. */
-  const widgetFirst: EndpointOptions = {
-    preHandler: async (request) => {
-      await widgets.get(requireActor(request), pathId(request.params));
-    },
+  /** A path naming none of the caller's widgets answers 404 before the body is checked. */
+  const widgetFirst = {
+    exists: async ({ id }: { id: number }, request: FastifyRequest) =>
+      Boolean(await widgets.get(requireActor(request), id)),
   };
 
   route(app, api.list, async ({ request }) => answerList(await widgets.list(requireActor(request))));

@@ -10,7 +10,7 @@ import type { Database } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
 import { inScope } from '../../http/tenancy';
-import { recordAudit, type AuditContext } from '../audit/audit.repository';
+import { recordAudit, recordChange, type AuditContext, type AuditedKind } from '../audit/audit.service';
 import { widgetData } from './widgets.data.repository';
 import {
   countWidgets,
@@ -24,8 +24,12 @@ import {
   type WidgetRow,
 } from './widgets.repository';
 
-const snapshot = (w: WidgetRow) => ({ kind: w.kind, size: w.size, position: w.position, settings: w.settings });
-const repr = (w: WidgetRow) => `${w.kind} (${w.size})`;
+/** A widget in the audit log: its kind, size, place and settings. */
+const audited: AuditedKind<WidgetRow> = {
+  objectType: 'widget',
+  repr: (w) => `${w.kind} (${w.size})`,
+  snapshot: (w) => ({ kind: w.kind, size: w.size, position: w.position, settings: w.settings }),
+};
 
 function isKnownTimeZone(name: string): boolean {
   try {
@@ -64,14 +68,7 @@ export class WidgetsService {
         { userId: actor.userId, companyId: actor.companyId },
         { kind: input.kind, size: input.size ?? 'half', settings: input.settings ?? {} },
       );
-      await recordAudit(tx, audit, {
-        action: 'create',
-        objectType: 'widget',
-        objectId: created.id,
-        objectRepr: repr(created),
-        companyId: created.company_id,
-        after: snapshot(created),
-      });
+      await recordChange(tx, audit, audited, { after: created });
       return created;
     });
   }
@@ -81,15 +78,7 @@ export class WidgetsService {
       const before = await findWidget(tx, actor.userId, id, true);
       if (!before) throw notFound();
       const after = await updateWidget(tx, before, input);
-      await recordAudit(tx, audit, {
-        action: 'update',
-        objectType: 'widget',
-        objectId: id,
-        objectRepr: repr(after),
-        companyId: after.company_id,
-        before: snapshot(before),
-        after: snapshot(after),
-      });
+      await recordChange(tx, audit, audited, { before, after });
       return after;
     });
   }
@@ -99,14 +88,7 @@ export class WidgetsService {
       const row = await findWidget(tx, actor.userId, id, true);
       if (!row) throw notFound();
       await deleteWidget(tx, row);
-      await recordAudit(tx, audit, {
-        action: 'delete',
-        objectType: 'widget',
-        objectId: id,
-        objectRepr: repr(row),
-        companyId: row.company_id,
-        before: snapshot(row),
-      });
+      await recordChange(tx, audit, audited, { before: row });
     });
   }
 

@@ -1,4 +1,4 @@
-import { endpoints } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconUserShield } from '@tabler/icons-react';
 import { useState } from 'react';

@@ -1,12 +1,7 @@
 import { Alert } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, isCancelled } from '../../lib/http';
-
-/** Whether an error key is about a field: the field itself or an item of it (`ipWhitelist.2`). */
-function isAbout(key: string, field: string): boolean {
-  return key === field || key.startsWith(`${field}.`);
-}
+import { ApiError, isAboutField as isAbout, isCancelled } from '../../lib/http';
 
 /**
  * The first problem the server found with a field (camelCase name), to show beside it; problems
@@ -21,11 +16,13 @@ export function fieldError(error: unknown, field: string): string | undefined {
 /**
  * What a refused form submission says about the form as a whole: `non_field_errors`, the server's
  * own sentence, or a generic text. Field problems are shown beside their fields, and any field the
- * form does not show (listed in `shownFields`) is added here so nothing is lost.
+ * form does not show (listed in `shownFields`) is added here so nothing is lost. A failure the HTTP
+ * client already notified (a call made with `shownFields`, see RequestOptions) is not said twice.
  */
 export function FormError({ error, shownFields = [] }: { error: unknown; shownFields?: readonly string[] }) {
   const { t } = useTranslation();
   if (!error || isCancelled(error)) return null;
+  if (error instanceof ApiError && error.notified) return null;
   const lines: string[] = [];
   if (error instanceof ApiError) {
     for (const [field, problems] of Object.entries(error.fieldErrors)) {

@@ -9,13 +9,14 @@ import {
   Select,
   TagsInput,
   TextInput,
+  type TagsInputProps,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch } from '@tabler/icons-react';
 import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isoToZonedInput, zonedInputToIso } from '../../lib/dates';
-import { DateTimeInput } from '../../lib/dates/date-time-input';
+import { DateTimeInput } from '../../lib/dates/date-time-field';
 import type { FilterKind, ListDefinition, ListState } from '../../lib/list';
 import { useSignedInUser } from '../../lib/session';
 import { useSearchBox } from '../list/use-search-box';
@@ -42,8 +43,16 @@ export type FilterField<D extends Record<string, FilterKind>> =
   | (FieldBase<D> & { kind: 'ids'; options: readonly { value: number; label: string }[] })
   /** The companies the user sees, by id (`numbers`); not shown to someone who sees only one. */
   | (FieldBase<D> & { kind: 'company' })
-  /** Free values, with suggestions (`strings`). */
-  | (FieldBase<D> & { kind: 'tags'; suggestions?: readonly string[]; maxTags?: number })
+  /**
+   * Free values, with suggestions (`strings`). `describe` names a suggested code in the interface
+   * language: the list shows the name above the code, and typing either finds it.
+   */
+  | (FieldBase<D> & {
+      kind: 'tags';
+      suggestions?: readonly string[];
+      maxTags?: number;
+      describe?: (code: string) => string;
+    })
   /** Free numbers, kept when `accept` says so (`numbers`). */
   | (FieldBase<D> & { kind: 'numbers'; accept: (value: number) => boolean })
   /** Yes, no or either (`boolean`), as a select. */
@@ -54,6 +63,32 @@ export type FilterField<D extends Record<string, FilterKind>> =
   | (FieldBase<D> & { kind: 'dateTime' })
   /** Anything else (a time range with presets, a hash box): the page renders it. */
   | { kind: 'custom'; name: string; render: () => ReactNode };
+
+/** Suggestions named in the interface language: the name above the code, and found by either. */
+function describedSuggestions(describe: (code: string) => string): Pick<TagsInputProps, 'renderOption' | 'filter'> {
+  return {
+    renderOption: ({ option }) => {
+      const name = describe(option.value);
+      return name === option.value ? (
+        option.value
+      ) : (
+        <div>
+          <div>{name}</div>
+          <div className="vigil-filters__code">{option.value}</div>
+        </div>
+      );
+    },
+    filter: ({ options, search }) => {
+      const wanted = search.trim().toLowerCase();
+      return options.filter(
+        (option) =>
+          !('value' in option) ||
+          option.value.toLowerCase().includes(wanted) ||
+          describe(option.value).toLowerCase().includes(wanted),
+      );
+    },
+  };
+}
 
 const toOptions = <V,>(options: readonly Option<V>[]) =>
   options.map((option) =>
@@ -214,6 +249,7 @@ export function FilterControl<D extends Record<string, FilterKind>>({
             set(accept ? texts.map(Number).filter((number) => Number.isFinite(number) && accept(number)) : texts)
           }
           maxTags={field.kind === 'tags' ? field.maxTags : undefined}
+          {...(field.kind === 'tags' && field.describe ? describedSuggestions(field.describe) : {})}
           clearable
           data-testid={field.testId}
         />

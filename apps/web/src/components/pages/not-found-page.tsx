@@ -2,7 +2,7 @@ import { IconCompass } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { MessagePage } from './message-page';
 
-/** An address the console has no page for (or not yet). */
+/** An address the console has no page for. */
 export function NotFoundPage() {
   const { t } = useTranslation();
   return (

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, render } from '@testing-library/react';
-import { alertSeverityValues, alertStatuses, incidentStatuses } from '@vigil/contract';
+import { alertSeverityValues, alertStatuses, incidentStatuses } from '@vigil/contract/client';
 import i18next from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initI18n } from '../../lib/i18n';

@@ -1,5 +1,5 @@
 import type { AlertSeverity, AlertStatus, IncidentStatus } from '@vigil/contract';
-import { alertSeverityValues, alertStatuses, incidentStatuses } from '@vigil/contract';
+import { alertSeverityValues, alertStatuses, incidentStatuses } from '@vigil/contract/client';
 import type { TFunction } from 'i18next';
 import { useMemo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -3,7 +3,14 @@ import { MantineProvider } from '@mantine/core';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { changeLanguage, initI18n } from '../i18n';
-import { DateTimeInput, fromPickerValue, toPickerValue, VigilDatesProvider } from './date-time-input';
+import {
+  DateTimeInput,
+  fromPickerValue,
+  parseDateTimeEntry,
+  pickedValue,
+  toPickerValue,
+  VigilDatesProvider,
+} from './date-time-input';
 
 beforeAll(async () => {
   await initI18n('en');
@@ -78,5 +85,86 @@ describe('the value of a date field', () => {
     expect(clear).not.toBeNull();
     fireEvent.click(clear!);
     expect(onChange).toHaveBeenCalledWith('');
+  });
+});
+
+/** A date field holding 25 November 2026, 10:30, in the current language; answers its input and what it hands back. */
+function entryField(value = '2026-11-25T10:30') {
+  const onChange = vi.fn();
+  render(
+    <MantineProvider>
+      <VigilDatesProvider>
+        <DateTimeInput label="From" value={value} onChange={onChange} data-testid="picker" />
+      </VigilDatesProvider>
+    </MantineProvider>,
+  );
+  return { input: screen.getByTestId('picker') as HTMLInputElement, onChange };
+}
+
+describe('a date field speaks the user’s format, shown and typed', () => {
+  it('in Russian: DD.MM.YYYY, HH:mm, with the format as placeholder; a typed date is read in it', async () => {
+    await act(() => changeLanguage('ru'));
+    const { input, onChange } = entryField();
+    expect(input.value).toBe('25.11.2026, 10:30');
+    cleanup();
+    const empty = entryField('');
+    expect(empty.input.placeholder).toBe('ДД.ММ.ГГГГ, чч:мм');
+    fireEvent.change(empty.input, { target: { value: '03.12.2026 09:05' } });
+    expect(empty.onChange).toHaveBeenLastCalledWith('2026-12-03T09:05');
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('in English: the console’s default YYYY-MM-DD HH:mm, never the US month first', () => {
+    const { input, onChange } = entryField();
+    expect(input.value).toBe('2026-11-25 10:30');
+    expect(input.placeholder).toBe('YYYY-MM-DD hh:mm');
+    fireEvent.change(input, { target: { value: '11/26/2026 09:15' } });
+    expect(onChange).not.toHaveBeenCalled();
+    fireEvent.change(input, { target: { value: '2026-11-26 09:15' } });
+    expect(onChange).toHaveBeenLastCalledWith('2026-11-26T09:15');
+  });
+
+  it('a day picked in the calendar keeps the time the field held', async () => {
+    const { input, onChange } = entryField();
+    fireEvent.click(input);
+    await waitFor(() => expect(document.querySelectorAll('thead th')).toHaveLength(7));
+    const day = [...document.querySelectorAll<HTMLButtonElement>('button[data-day], table button')].find(
+      (button) => button.textContent?.trim() === '20' && !button.hasAttribute('data-outside'),
+    );
+    expect(day).toBeDefined();
+    fireEvent.click(day!);
+    expect(onChange).toHaveBeenLastCalledWith('2026-11-20T10:30');
+  });
+});
+
+describe('reading a typed date', () => {
+  it('takes either entry format, seconds and the time optional', () => {
+    expect(parseDateTimeEntry('25.11.2026, 10:30')).toBe('2026-11-25 10:30:00');
+    expect(parseDateTimeEntry(' 5.1.2026 9:07 ')).toBe('2026-01-05 09:07:00');
+    expect(parseDateTimeEntry('2026-11-25 10:30:15')).toBe('2026-11-25 10:30:15');
+    expect(parseDateTimeEntry('2026-11-25T10:30')).toBe('2026-11-25 10:30:00');
+    expect(parseDateTimeEntry('25.11.2026')).toBe('2026-11-25 00:00:00');
+  });
+
+  it('refuses what is not one of them, and days or times that do not exist', () => {
+    for (const text of [
+      '11/25/2026 10:30',
+      '25.11.2026 10:3',
+      '31.11.2026',
+      '29.02.2027',
+      '2026-13-01',
+      '25.11.2026 24:00',
+      '',
+    ]) {
+      expect(parseDateTimeEntry(text), text).toBeNull();
+    }
+    expect(parseDateTimeEntry('29.02.2028')).toBe('2028-02-29 00:00:00');
+  });
+
+  it('a calendar day takes the time already held, midnight when there was none', () => {
+    expect(pickedValue('2026-11-20', '2026-11-25 10:30:00')).toBe('2026-11-20T10:30');
+    expect(pickedValue('2026-11-20', null)).toBe('2026-11-20T00:00');
+    expect(pickedValue('2026-11-20 08:00:00', '2026-11-25 10:30:00')).toBe('2026-11-20T08:00');
+    expect(pickedValue(null, '2026-11-25 10:30:00')).toBe('');
   });
 });

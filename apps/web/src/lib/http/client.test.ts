@@ -148,6 +148,50 @@ describe('the HTTP client: calls and error handling', () => {
     expect(invalid.fieldError('firstName')).toBe('Too long.');
   });
 
+  describe('a 400: one notification rule for forms and everything else', () => {
+    const refused = (body: unknown) => fetchMock.mockResolvedValueOnce(answer(400, body));
+    const failed = (promise: Promise<unknown>) => promise.catch((failure: unknown) => failure) as Promise<ApiError>;
+
+    it('raises none when the form shows every field it names beside the field', async () => {
+      refused({
+        errors: { title: ['Ensure this field has no more than 300 characters.'], 'ip_whitelist.2': ['Bad.'] },
+      });
+      const error = await failed(
+        http.post('/api/incidents/', { data: { title: 'x' }, shownFields: ['title', 'ipWhitelist'] }),
+      );
+      expect(notified).toEqual([]);
+      expect(error.notified).toBe(false);
+      expect(error.fieldError('title')).toBe('Ensure this field has no more than 300 characters.');
+    });
+
+    it('names, in words, the problems of fields the form does not show; never "Backend answered with 400"', async () => {
+      refused({ errors: { title: ['Too long.'], alert_ids: ['Alert 7 does not exist.'], non_field_errors: ['No.'] } });
+      const error = await failed(http.post('/api/incidents/', { data: {}, shownFields: ['title'] }));
+      expect(notified).toEqual([
+        { type: 'error', title: 'Not accepted', message: 'alert ids: Alert 7 does not exist. No.', fromServer: false },
+      ]);
+      expect(error.notified).toBe(true);
+    });
+
+    it('a call from no form shows every problem', async () => {
+      refused({ errors: { body: ['This field is required.'] } });
+      await failed(http.post('/api/alerts/3/comments/', { data: {} }));
+      expect(notified.map((n) => n.message)).toEqual(['body: This field is required.']);
+    });
+
+    it('without field errors: the server’s own sentence, else a plain one', async () => {
+      refused({ detail: 'The selection is empty.' });
+      await failed(http.post('/api/alerts/bulk/', { data: {}, shownFields: ['title'] }));
+      refused({});
+      await failed(http.post('/api/alerts/bulk/', { data: {} }));
+      expect(notified.map((n) => [n.title, n.message])).toEqual([
+        ['Not accepted', 'The selection is empty.'],
+        ['Not accepted', 'The server did not accept what was sent. Check the values and try again.'],
+      ]);
+      expect(notified.some((n) => n.message.includes('Backend answered'))).toBe(false);
+    });
+  });
+
   it('throttles error notifications to one per 2 s, the first one winning (through the notification system)', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     clearNotifications();

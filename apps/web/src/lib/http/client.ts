@@ -1,5 +1,6 @@
-import { endpoints, type ErrorBody, type Message, type ValidationErrorBody } from '@vigil/contract';
-import { camelizeKeys, snakeizeKeys, type Camelize } from './case';
+import type { ErrorBody, Message, ValidationErrorBody } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
+import { camelizeKeys, snakeizeKeys, toSnakeCase, type Camelize } from './case';
 import { ApiError, type ApiErrorCode, type ServerMessage } from './errors';
 import { emitHttpEvent } from './events';
 import { toQueryString, type QueryParams } from './query-string';
@@ -22,6 +23,11 @@ export interface RequestOptions {
   notifyErrors?: boolean;
   /** Whether a 401 sends the browser to the sign-in page (off for the start-up's who-am-I call). */
   redirectOnUnauthorized?: boolean;
+  /**
+   * The fields (camelCase) the calling form shows problems beside. A 400 whose every field error is
+   * about one of them raises no notification: the form shows them. Any other refusal is notified.
+   */
+  shownFields?: readonly string[];
 }
 
 /** A notification the client asks for; the notification system decides how it looks. */
@@ -39,13 +45,25 @@ export interface HttpHandlers {
   /** The interface language, sent as Accept-Language on changing calls. */
   locale: () => string;
   notify: (notification: ClientNotification) => void;
-  /** Texts of the generic error notification. */
-  texts: () => { errorTitle: string; errorMessage: (status: number) => string; networkError: string };
+  /** Texts of the error notifications. */
+  texts: () => ErrorTexts;
   /** 401: leave for the sign-in page, unless already on an auth page. */
   onUnauthorized: () => void;
   /** Called as each call starts and ends, for the progress bar. */
   onRequestStart: (url: string) => void;
   onRequestEnd: (url: string) => void;
+}
+
+/** What the client's own error notifications say, in the interface language. */
+export interface ErrorTexts {
+  errorTitle: string;
+  /** The generic text of a refusal without a message of its own. */
+  errorMessage: (status: number) => string;
+  networkError: string;
+  /** Title of a refused request (400). */
+  invalidTitle: string;
+  /** A 400 that names no problem (no field errors, no sentence of the server's). */
+  invalidMessage: string;
 }
 
 const CSRF_COOKIE = 'csrf_token';
@@ -60,6 +78,8 @@ let handlers: HttpHandlers = {
     errorTitle: 'Something wrong happened',
     errorMessage: (status) => `Backend answered with ${status}`,
     networkError: 'The server could not be reached.',
+    invalidTitle: 'Not accepted',
+    invalidMessage: 'The server did not accept what was sent. Check the values and try again.',
   }),
   onUnauthorized: () => undefined,
   onRequestStart: () => undefined,
@@ -156,11 +176,41 @@ function failure(status: number, body: unknown, options: RequestOptions): ApiErr
   // Repeats of the same notification within 2 s are dropped by the notification system, for every kind.
   if (messages.length > 0) {
     showServerMessages(messages);
+    error.notified = true;
     return error;
   }
   const texts = handlers.texts();
+  if (status === 400) {
+    const unshown = unshownProblems(fieldErrors, options.shownFields ?? []);
+    // Every problem sits beside a field of the form that sent it: the form says it all.
+    if (unshown.length === 0 && Object.keys(fieldErrors).length > 0) return error;
+    const message = unshown.length > 0 ? unshown.join(' ') : (detail ?? texts.invalidMessage);
+    handlers.notify({ type: 'error', title: texts.invalidTitle, message, fromServer: false });
+    error.notified = true;
+    return error;
+  }
   handlers.notify({ type: 'error', title: texts.errorTitle, message: texts.errorMessage(status), fromServer: false });
+  error.notified = true;
   return error;
+}
+
+/** Whether an error key is about a field: the field itself or an item of it (`ipWhitelist.2`). */
+export function isAboutField(key: string, field: string): boolean {
+  return key === field || key.startsWith(`${field}.`);
+}
+
+/**
+ * The problems of a 400 that no shown field carries, each as the server wrote it; a field's problem
+ * is prefixed with the field's name in words (`alert ids: …`), the form's own (`nonFieldErrors`) is not.
+ */
+function unshownProblems(fieldErrors: Record<string, string[]>, shownFields: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const [key, problems] of Object.entries(fieldErrors)) {
+    if (shownFields.some((field) => isAboutField(key, field))) continue;
+    const name = key === 'nonFieldErrors' ? '' : `${toSnakeCase(key).replace(/[_.]+/g, ' ').trim()}: `;
+    for (const problem of problems) out.push(`${name}${problem}`);
+  }
+  return out;
 }
 
 async function readBody(response: Response): Promise<unknown> {

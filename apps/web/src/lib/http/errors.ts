@@ -27,6 +27,8 @@ export class ApiError extends Error {
   readonly messages: ServerMessage[];
   /** The server's own sentence (`detail`), when it gave one. */
   readonly detail: string | null;
+  /** Whether the client already showed this failure in a notification (a form then does not repeat it). */
+  notified = false;
 
   constructor(
     code: ApiErrorCode,

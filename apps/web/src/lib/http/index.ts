@@ -1,5 +1,5 @@
-export { configureHttp, http, request, readCookie } from './client';
-export type { ClientNotification, HttpHandlers, HttpMethod, RequestOptions } from './client';
+export { configureHttp, http, isAboutField, request, readCookie } from './client';
+export type { ClientNotification, ErrorTexts, HttpHandlers, HttpMethod, RequestOptions } from './client';
 export { ApiError, hasFieldErrors, isCancelled } from './errors';
 export type { ApiErrorCode, ServerMessage } from './errors';
 export { camelizeKeys, snakeizeKeys, toCamelCase, toSnakeCase } from './case';

@@ -14,5 +14,6 @@ export {
   loadTranslation,
   storedLanguage,
 } from './i18n';
+export { valueLabel } from './value-label';
 export type { Language } from './i18n';
 export type { Translation } from './types';

@@ -6,7 +6,8 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import { endpointUrl, type ListAnswer } from '@vigil/contract';
+import type { ListAnswer } from '@vigil/contract';
+import { endpointUrl } from '@vigil/contract/client';
 import { useCallback, useMemo } from 'react';
 import { http, type Camelize } from '../http';
 import type { FilterKind, FiltersOf, ListDefinition, ListState } from './list';

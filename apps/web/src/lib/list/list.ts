@@ -1,4 +1,5 @@
-import { endpointUrl, type ListAnswer, type ResourceBasename } from '@vigil/contract';
+import type { ListAnswer, ResourceBasename } from '@vigil/contract';
+import { endpointUrl } from '@vigil/contract/client';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useFetchState, type FetchState } from '../fetch-state';

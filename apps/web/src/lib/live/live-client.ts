@@ -4,7 +4,7 @@
  * (the server asks for a 5 s retry); listeners hear every event of the kinds they asked for.
  */
 
-import { endpoints } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 
 export const liveEventTypes = ['alert.created', 'alert.updated', 'incident.created', 'incident.updated'] as const;
 export type LiveEventType = (typeof liveEventTypes)[number];

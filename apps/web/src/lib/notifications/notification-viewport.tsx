@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
-import { sanitizeHtml } from './sanitize-html';
 import {
   closeNotification,
   getNotifications,
@@ -12,6 +11,9 @@ import {
   type ShownNotification,
 } from './store';
 import './notifications.css';
+
+/** The HTML cleaner arrives with the first HTML notification, not with the console's first screen. */
+const HtmlMessage = lazy(() => import('./html-message'));
 
 export interface NotificationViewportProps {
   /** Label of the close button (translated by the caller, so this module needs no i18n). */
@@ -107,10 +109,9 @@ function NotificationItem({ item, closeLabel }: { item: ShownNotification; close
       <div className="vigil-notification__body">
         {item.title !== '' && <div className="vigil-notification__title">{item.title}</div>}
         {item.useHtml ? (
-          <div
-            className="vigil-notification__message"
-            dangerouslySetInnerHTML={{ __html: sanitizeHtml(item.message) }}
-          />
+          <Suspense fallback={<div className="vigil-notification__message" />}>
+            <HtmlMessage html={item.message} />
+          </Suspense>
         ) : (
           <div className="vigil-notification__message">{item.message}</div>
         )}

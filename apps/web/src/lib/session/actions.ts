@@ -1,4 +1,4 @@
-import { endpoints } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { call } from '../http';
 import { changeLanguage, type Language } from '../i18n';
 import { applyTheme, getTheme, isThemeName } from '../theme';

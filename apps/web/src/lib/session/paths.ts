@@ -1,4 +1,4 @@
-import { endpoints } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 
 /** Paths of the reduced application. */
 export const LOGIN_PATH = '/login';

@@ -1,4 +1,5 @@
-import { endpoints, type AuthState as AuthStateWire, type CurrentUser as CurrentUserWire } from '@vigil/contract';
+import type { AuthState as AuthStateWire, CurrentUser as CurrentUserWire } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { useSyncExternalStore } from 'react';
 import { setTimeZone } from '../dates/zone';
 import { ApiError, call, type Camelize } from '../http';

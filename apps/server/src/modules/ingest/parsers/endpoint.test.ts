@@ -4,7 +4,8 @@ import { endpointEventSchema, type EndpointEvent } from '@vigil/contract';
 import { describe, expect, it } from 'vitest';
 import { parseEndpointLine, parseEndpointLines } from './endpoint';
 import * as samples from './fixtures/endpoint';
-import { flattenEventData, parseSysmonHashes } from './windows';
+import { flattenEventData } from './windows';
+import { parseSysmonHashes } from './windows-fields';
 
 function one(record: object | string): EndpointEvent {
   const [result] = parseEndpointLines(typeof record === 'string' ? record : JSON.stringify(record));
@@ -308,7 +309,8 @@ describe('ECS-like endpoint events', () => {
       source_format: 'ecs',
       host: { name: 'WS-FIN-07', ip: ['10.20.1.15', 'fe80::a1b2:c3d4:e5f6:1'], os: 'Windows 11 Pro 23H2' },
       event: {
-        action: 'start',
+        action: 'process-create',
+        shipper_action: 'start',
         category: ['process'],
         code: '1',
         provider: 'endpoint',
@@ -338,7 +340,7 @@ describe('ECS-like endpoint events', () => {
     expect(one(samples.ECS_NETWORK_DOTTED)).toMatchObject({
       timestamp: '2024-03-12T13:12:46.002Z',
       host: { name: 'WS-FIN-07' },
-      event: { action: 'connection_attempted', category: ['network'] },
+      event: { action: 'network-connection', shipper_action: 'connection_attempted', category: ['network'] },
       process: { pid: 7312, name: 'powershell.exe' },
       network: { src_ip: '10.20.1.15', src_port: 50122, dest_ip: '203.0.113.80', dest_port: 8080, protocol: 'tcp' },
     });
@@ -371,19 +373,20 @@ describe('ECS-like endpoint events', () => {
       answers: ['edge.example-cdn.net', '192.0.2.44'],
     });
     expect(one(samples.ECS_LOGON_FAILURE)).toMatchObject({
-      event: { action: 'logon-failed', outcome: 'failure', code: '4625' },
+      event: { action: 'logon-failure', shipper_action: 'logon-failed', outcome: 'failure', code: '4625' },
       user: { name: 'administrator', domain: 'CORP' },
       network: { src_ip: '198.51.100.23', src_port: 51234 },
     });
   });
 
-  it('Winlogbeat: ECS fields win, the Windows event fills the rest', () => {
+  it('Winlogbeat: ECS fields win, the Windows event fills the rest and names the action', () => {
     const event = one(samples.WINLOGBEAT_SYSMON);
     expect(event).toMatchObject({
       source_format: 'ecs',
       host: { name: 'ws-fin-07.corp.example', os: 'Windows' },
       event: {
-        action: 'Process Create (rule: ProcessCreate)',
+        action: 'process-create',
+        shipper_action: 'Process Create (rule: ProcessCreate)',
         category: ['process'],
         code: '1',
         channel: 'Microsoft-Windows-Sysmon/Operational',
@@ -401,7 +404,7 @@ describe('ECS-like endpoint events', () => {
 
   it('refuses with reasons', () => {
     expect(reason({ host: { name: 'x' } })).toBe(
-      'line 1: missing timestamp (@timestamp); nor is it a Windows event ({"Event": {"System": …}})',
+      'line 1: missing timestamp (@timestamp); nor is it a Windows event ({"Event": {"System": …}}, or flat with EventID)',
     );
     expect(reason({ ...samples.ECS_PROCESS, host: { ip: ['10.0.0.1', 'nope'] } })).toBe(
       'line 1: host.ip[1] is not an IP address ("nope")',
@@ -421,12 +424,10 @@ describe('ECS-like endpoint events', () => {
     );
   });
 
-  it('takes a plain-text host (Logstash) as the host name', () => {
-    expect(one({ '@timestamp': '2024-03-12T14:12:45Z', host: 'web-01', event: { action: 'x' } }).host).toEqual({
-      name: 'web-01',
-      ip: [],
-      os: null,
-    });
+  it('refuses a host that is not an object, naming the field', () => {
+    expect(reason({ '@timestamp': '2024-03-12T14:12:45Z', host: 'notobj', event: { action: 'x' } })).toBe(
+      'line 1: host must be an object, found "notobj"',
+    );
   });
 
   it('parses one line on its own', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFileType } from './file-type';
+import { detectFileType, hasDoubleExtension } from './file-type';
 import { fakePe, fakePdf, fakeZip } from './fixtures/files';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
@@ -45,5 +45,60 @@ describe('detectFileType', () => {
     expect(detectFileType(fakePe(), 'invoice.js')).toBe('pe');
     expect(detectFileType(text('hello'), 'notes.txt')).toBe('unknown');
     expect(detectFileType(new Uint8Array(), null)).toBe('unknown');
+  });
+});
+
+describe('detectFileType on pages and images that open in a browser', () => {
+  it('knows HTML by its first tags, whatever the name or media type', () => {
+    expect(detectFileType(text('<!DOCTYPE html><html><body>x</body></html>'), 'Remittance.Xls.htm')).toBe('html');
+    expect(detectFileType(text('\r\n  <script>document.write("x")</script>'), 'invoice.dat')).toBe('html');
+    expect(detectFileType(text('<form action="https://a.example/">'), null)).toBe('html');
+    expect(detectFileType(text('saved from url=(0014)about:internet\n<html><body>'), 'x')).toBe('html');
+    expect(detectFileType(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), text('<html>')]))).toBe('html');
+    expect(detectFileType(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<html><body>', 'utf16le')]))).toBe(
+      'html',
+    );
+  });
+
+  it('knows SVG by its root element', () => {
+    expect(detectFileType(text('<svg xmlns="http://www.w3.org/2000/svg"><a href="https://a.example/"/></svg>'))).toBe(
+      'svg',
+    );
+    expect(detectFileType(text('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"></svg>'))).toBe('svg');
+  });
+
+  it('falls back to the name or the media type when the content says nothing', () => {
+    expect(detectFileType(text('Dear customer'), 'statement.shtml')).toBe('html');
+    expect(detectFileType(text('Dear customer'), 'logo.svg')).toBe('svg');
+    expect(detectFileType(text('Dear customer'), null, 'text/html; charset=utf-8')).toBe('html');
+    expect(detectFileType(text('Dear customer'), null, 'image/svg+xml')).toBe('svg');
+    expect(detectFileType(text('Dear customer'), 'notes.txt', 'text/plain')).toBe('unknown');
+    // Magic bytes still win over the name.
+    expect(detectFileType(fakePe(), 'invoice.htm')).toBe('pe');
+  });
+});
+
+describe('hasDoubleExtension', () => {
+  it('flags a harmless-looking extension in front of one that runs or opens in a browser', () => {
+    for (const name of [
+      'Remittance.Xls.htm',
+      'Statement_0312.pdf.exe',
+      'photo.jpg   .scr',
+      'scan.PDF.js',
+      'a.docx.lnk',
+    ]) {
+      expect(hasDoubleExtension(name), name).toBe(true);
+    }
+    for (const name of [
+      'report.pdf',
+      'archive.tar.gz',
+      'jquery.min.js',
+      'v1.2.exe',
+      'setup.exe',
+      'Invoice.pdf',
+      null,
+    ]) {
+      expect(hasDoubleExtension(name), String(name)).toBe(false);
+    }
   });
 });

@@ -87,14 +87,52 @@ function isPdf(buffer: Buffer): boolean {
 function extension(filename: string | null | undefined): string | null {
   if (filename === null || filename === undefined) return null;
   const dot = filename.lastIndexOf('.');
-  return dot < 0 ? null : filename.slice(dot + 1).toLowerCase();
+  return dot < 0
+    ? null
+    : filename
+        .slice(dot + 1)
+        .trim()
+        .toLowerCase();
+}
+
+const HTML_EXTENSIONS = new Set(['html', 'htm', 'shtml', 'shtm', 'xhtml', 'xht', 'mht', 'mhtml', 'phtml']);
+const SVG_EXTENSIONS = new Set(['svg', 'svgz']);
+const HTML_MEDIA_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+/** Tags a browser sniffs a page by when they open the file (after white space), as the WHATWG sniffing rules list them. */
+const HTML_OPENINGS =
+  /^(?:<!doctype\s+html|<html|<head|<script|<iframe|<h1|<div|<font|<table|<a|<style|<title|<b|<body|<br|<p|<!--|<form|<meta|<svg)[\s>/]/i;
+/** Tags that make a file a page wherever they stand in its first KiB (phishing pages often start with junk). */
+const HTML_INSIDE = /<(?:html|body|script|form|iframe)[\s>]|<meta\s+http-equiv/i;
+
+/** The first KiB as text, for sniffing: UTF-16 (by its byte-order mark) or bytes read as Latin-1. */
+function leadingText(buffer: Buffer): string {
+  const head = buffer.subarray(0, 1024);
+  if (startsWith(head, [0xff, 0xfe])) return head.subarray(2).toString('utf16le');
+  if (startsWith(head, [0xfe, 0xff])) return Buffer.from(head.subarray(2)).swap16().toString('utf16le');
+  return head.subarray(startsWith(head, [0xef, 0xbb, 0xbf]) ? 3 : 0).toString('latin1');
+}
+
+/** An HTML page or an SVG image, by its first tags. */
+function sniffMarkup(buffer: Buffer): 'html' | 'svg' | null {
+  const text = leadingText(buffer).trimStart();
+  if (!text.startsWith('<')) return HTML_INSIDE.test(text) ? 'html' : null;
+  if (/^<svg[\s>]/i.test(text)) return 'svg';
+  if (/^<(?:\?xml|!doctype\s+svg)/i.test(text) && /<svg[\s>]/i.test(text)) return 'svg';
+  if (HTML_OPENINGS.test(text) || HTML_INSIDE.test(text)) return 'html';
+  return null;
 }
 
 /**
- * What a file is, by its magic bytes; when they say nothing, a script by its extension or a
- * `#!` line. A file that claims to be a script but carries an executable's bytes is the executable.
+ * What a file is, by its magic bytes; when they say nothing, a script by its extension, an HTML page
+ * or SVG image by its first tags, else by its name or media type, or a script by a `#!` line. A file
+ * that claims to be a script but carries an executable's bytes is the executable.
  */
-export function detectFileType(bytes: Uint8Array, filename?: string | null): DetectedFileType {
+export function detectFileType(
+  bytes: Uint8Array,
+  filename?: string | null,
+  contentType?: string | null,
+): DetectedFileType {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (isPe(buffer)) return 'pe';
   if (isZip(buffer)) return isOoxml(buffer) ? 'ooxml' : 'zip';
@@ -103,6 +141,109 @@ export function detectFileType(bytes: Uint8Array, filename?: string | null): Det
     if (startsWith(buffer, signature, offset)) return type;
   }
   const ext = extension(filename);
-  if ((ext !== null && SCRIPT_EXTENSIONS.has(ext)) || startsWith(buffer, [0x23, 0x21])) return 'script';
+  if (ext !== null && SCRIPT_EXTENSIONS.has(ext)) return 'script';
+  const markup = sniffMarkup(buffer);
+  if (markup !== null) return markup;
+  const media = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if ((ext !== null && SVG_EXTENSIONS.has(ext)) || media === 'image/svg+xml') return 'svg';
+  if ((ext !== null && HTML_EXTENSIONS.has(ext)) || HTML_MEDIA_TYPES.has(media)) return 'html';
+  if (startsWith(buffer, [0x23, 0x21])) return 'script';
   return 'unknown';
+}
+
+/** Extensions people take for harmless: documents, images, media, archives. */
+const DECOY_EXTENSIONS = new Set([
+  'pdf',
+  'doc',
+  'docx',
+  'docm',
+  'dot',
+  'dotx',
+  'xls',
+  'xlsx',
+  'xlsm',
+  'xlsb',
+  'xlt',
+  'xltx',
+  'csv',
+  'ppt',
+  'pptx',
+  'pptm',
+  'pps',
+  'ppsx',
+  'rtf',
+  'txt',
+  'odt',
+  'ods',
+  'odp',
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'bmp',
+  'tif',
+  'tiff',
+  'webp',
+  'heic',
+  'mp3',
+  'mp4',
+  'wav',
+  'avi',
+  'mov',
+  'mkv',
+  'wma',
+  'wmv',
+  'zip',
+  'rar',
+  '7z',
+  'eml',
+  'msg',
+  'xml',
+  'json',
+  'ics',
+  'vcf',
+]);
+
+/** Extensions of files that run, install, mount or open in a browser when double-clicked. */
+const ACTIVE_EXTENSIONS = new Set([
+  'exe',
+  'scr',
+  'com',
+  'pif',
+  'cpl',
+  'msi',
+  'msp',
+  'msc',
+  'dll',
+  'jar',
+  'lnk',
+  'url',
+  'scf',
+  'reg',
+  'chm',
+  'iso',
+  'img',
+  'vhd',
+  'vhdx',
+  'appx',
+  'msix',
+  'appref-ms',
+  'application',
+  'svg',
+  'svgz',
+  ...SCRIPT_EXTENSIONS,
+  ...HTML_EXTENSIONS,
+]);
+
+/**
+ * Whether a file name hides what the file is behind a harmless-looking extension: `Invoice.Xls.htm`,
+ * `scan.pdf.exe`, `photo.jpg   .scr` (spaces before the real extension are ignored).
+ */
+export function hasDoubleExtension(filename: string | null | undefined): boolean {
+  if (filename === null || filename === undefined) return false;
+  const parts = filename.split('.').map((part) => part.trim().toLowerCase());
+  if (parts.length < 3) return false;
+  const last = parts[parts.length - 1]!;
+  const before = parts[parts.length - 2]!;
+  return ACTIVE_EXTENSIONS.has(last) && DECOY_EXTENSIONS.has(before);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonLines, rawTopLevelNumber, type LineResult } from './lines';
+import { firstNonUtf8Byte, MAX_JSON_DEPTH, parseJsonLines, rawTopLevelNumber, type LineResult } from './lines';
 import { FieldError, type JsonObject } from './values';
 
 /** A normaliser that keeps the record, and refuses one with `"bad": true`. */
@@ -66,6 +66,62 @@ describe('JSON lines', () => {
     const [a, b] = parseJsonLines('{"ua":"curl\\u0000x"}\n{"path":"C:\\\\u0000"}', {}, keep);
     expect(a).toMatchObject({ ok: true, event: { ua: 'curl\uFFFDx' } });
     expect(b).toMatchObject({ ok: true, event: { path: 'C:\\u0000' } });
+  });
+
+  it('refuses a line that is not text with a reason that names what it is and quotes no byte of it', () => {
+    const gzip = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xab, 0x56]);
+    const body = Buffer.concat([
+      Buffer.from([0, 0, 0, 0, 0x0a]),
+      gzip,
+      Buffer.from('\n\u0000{"a":1}\n{"a":"'),
+      Buffer.from([0xe2, 0x82, 0x0a - 0x0a + 0x41]), // a character cut short
+      Buffer.from('"}\n\u0007\n{"a":2}'),
+    ]);
+    const results = parseJsonLines(body, {}, keep);
+    expect(summary(results)).toEqual([
+      '1: line 1: not JSON text: it holds the control character U+0000 at character 1 (binary data?); send one JSON object per line, as UTF-8 text',
+      '2: line 2: gzip-compressed data, not text: send the lines uncompressed, as UTF-8 JSON',
+      '3: line 3: not JSON text: it holds the control character U+0000 at character 1 (binary data?); send one JSON object per line, as UTF-8 text',
+      '4: line 4: not UTF-8 text: byte 7 (0xE2) does not belong to a UTF-8 character; send JSON lines in UTF-8 (binary data or another encoding?)',
+      '5: line 5: not JSON text: it holds the control character U+0007 at character 1 (binary data?); send one JSON object per line, as UTF-8 text',
+      6,
+    ]);
+  });
+
+  it('quotes what a JSON error quotes only written out printably', () => {
+    const [result] = parseJsonLines('{"a": \u0085\u202e}', {}, keep);
+    expect(result?.ok).toBe(false);
+    expect(result?.ok === false && result.reason).toMatch(/^line 1: not valid JSON \(.*\\x85\\u202e.*\)$/);
+  });
+
+  it('mends escaped halves of surrogate pairs, keeps whole pairs and escaped backslashes', () => {
+    const body = '{"a":"x\\ud800y","b":"\\udc00","c":"\\ud83d\\ude00","d":"\\\\ud800","e":"\\ud800\\u0041"}';
+    const [result] = parseJsonLines(body, {}, keep);
+    expect(result).toMatchObject({
+      ok: true,
+      event: { a: 'x\ufffdy', b: '\ufffd', c: '😀', d: '\\ud800', e: '\ufffdA' },
+      text: '{"a":"x\\ufffdy","b":"\\ufffd","c":"\\ud83d\\ude00","d":"\\\\ud800","e":"\\ufffd\\u0041"}',
+    });
+  });
+
+  it('refuses a line nested deeper than the database reads', () => {
+    const deep = (levels: number) => `{"a":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    const [ok, refused] = parseJsonLines(`${deep(MAX_JSON_DEPTH)}\n${deep(MAX_JSON_DEPTH + 1)}`, {}, keep);
+    expect(ok?.ok).toBe(true);
+    expect(refused).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^line 2: nested more than 512 levels deep/),
+    });
+    const [huge] = parseJsonLines(deep(200_000), {}, keep);
+    expect(huge?.ok).toBe(false);
+  });
+
+  it('finds the first byte that is not UTF-8', () => {
+    expect(firstNonUtf8Byte(Buffer.from('aé😀'))).toBe(-1);
+    expect(firstNonUtf8Byte(Buffer.from([0x61, 0xc0, 0x80]))).toBe(1); // overlong
+    expect(firstNonUtf8Byte(Buffer.from([0xed, 0xa0, 0x80]))).toBe(0); // a surrogate
+    expect(firstNonUtf8Byte(Buffer.from([0xf4, 0x90, 0x80, 0x80]))).toBe(0); // above U+10FFFF
+    expect(firstNonUtf8Byte(Buffer.from([0x61, 0x62, 0xf0, 0x9f, 0x98]))).toBe(2); // cut short
   });
 
   it('does not let __proto__ keys pollute anything', () => {

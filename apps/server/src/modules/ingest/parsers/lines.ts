@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import { printable } from '../../../safe-text';
 import { FieldError, isObject, type JsonObject } from './values';
 
 /** Longest line a JSON-lines body may carry unless the caller says otherwise: 1 MiB. */
@@ -14,20 +16,20 @@ export interface LineParseOptions {
  * ones included, so they match what an editor shows.
  */
 export type LineResult<T> =
-  /** `text`: the JSON the event was read from (`\u0000` escapes made U+FFFD), stored as the record as it arrived. */
+  /** `text`: the JSON the event was read from (`\u0000` and lone surrogate escapes made U+FFFD), stored as the record as it arrived. */
   { line: number; ok: true; event: T; text: string } | { line: number; ok: false; reason: string };
 
 /** Turns one parsed JSON object into an event; throws FieldError for a field it cannot read. */
 export type Normalise<T> = (record: JsonObject, text: string) => T;
 
-interface SourceLine {
-  line: number;
-  /** The line without its break; null when it is longer than the limit. */
-  text: string | null;
-  bytes: number;
-}
+/** A non-blank line of a body: its text, or why it cannot be read as text at all. */
+type SourceLine = { line: number; text: string } | { line: number; text: null; reason: string };
 
 const BLANK = /^[ \t\r]*$/;
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+const overLimit = (bytes: number, maxLineBytes: number): string =>
+  `${fmt(bytes)} bytes long, over the limit of ${fmt(maxLineBytes)} bytes per line`;
 
 /** The non-blank lines of a body, split on LF with an optional CR before it; a leading BOM is dropped. */
 function* splitLines(body: string | Uint8Array, maxLineBytes: number): Generator<SourceLine> {
@@ -39,12 +41,12 @@ function* splitLines(body: string | Uint8Array, maxLineBytes: number): Generator
       const stop = end > start && body.charCodeAt(end - 1) === 13 ? end - 1 : end;
       const length = stop - start;
       if (length > maxLineBytes) {
-        yield { line, text: null, bytes: Buffer.byteLength(body.slice(start, stop)) };
+        yield { line, text: null, reason: overLimit(Buffer.byteLength(body.slice(start, stop)), maxLineBytes) };
       } else {
         const text = body.slice(start, stop);
         const bytes = length * 3 > maxLineBytes ? Buffer.byteLength(text) : length;
-        if (bytes > maxLineBytes) yield { line, text: null, bytes };
-        else if (!BLANK.test(text)) yield { line, text, bytes };
+        if (bytes > maxLineBytes) yield { line, text: null, reason: overLimit(bytes, maxLineBytes) };
+        else if (!BLANK.test(text)) yield { line, text };
       }
       start = end + 1;
     }
@@ -52,18 +54,59 @@ function* splitLines(body: string | Uint8Array, maxLineBytes: number): Generator
   }
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   let start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  // LF never occurs inside a UTF-8 character, so a body that is UTF-8 has only UTF-8 lines: one
+  // check of the whole body, and a check per line only when it fails.
+  const allUtf8 = isUtf8(buf);
   for (let line = 1; start <= buf.length; line++) {
     let end = buf.indexOf(10, start);
     if (end < 0) end = buf.length;
     const stop = end > start && buf[end - 1] === 13 ? end - 1 : end;
     const bytes = stop - start;
-    if (bytes > maxLineBytes) yield { line, text: null, bytes };
-    else {
+    if (bytes > maxLineBytes) yield { line, text: null, reason: overLimit(bytes, maxLineBytes) };
+    else if (!allUtf8 && !isUtf8(buf.subarray(start, stop))) {
+      yield { line, text: null, reason: notUtf8(buf.subarray(start, stop)) };
+    } else {
       const text = buf.toString('utf8', start, stop);
-      if (!BLANK.test(text)) yield { line, text, bytes };
+      if (!BLANK.test(text)) yield { line, text };
     }
     start = end + 1;
   }
+}
+
+/** The offset of the first byte of `bytes` that does not begin or continue a UTF-8 character, or -1. */
+export function firstNonUtf8Byte(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    const size = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (size === 0) return i;
+    // The second byte's range excludes overlong forms, surrogates and code points above U+10FFFF.
+    const low = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+    const high = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+    const second = bytes[i + 1];
+    if (second === undefined || second < low || second > high) return i;
+    for (let k = 2; k < size; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < 0x80 || next > 0xbf) return i;
+    }
+    i += size;
+  }
+  return -1;
+}
+
+const hex = (b: number): string => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`;
+
+/** Why a line that is not UTF-8 is refused: what it looks like and where it stops being text. */
+function notUtf8(bytes: Buffer): string {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    return 'gzip-compressed data, not text: send the lines uncompressed, as UTF-8 JSON';
+  }
+  const at = firstNonUtf8Byte(bytes);
+  const where = at < 0 ? '' : `: byte ${fmt(at + 1)} (${hex(bytes[at]!)}) does not belong to a UTF-8 character`;
+  return `not UTF-8 text${where}; send JSON lines in UTF-8 (binary data or another encoding?)`;
 }
 
 /**
@@ -79,35 +122,55 @@ export function parseJsonLines<T>(
   const maxLineBytes = Number.isFinite(limit) && limit >= 0 ? limit : DEFAULT_MAX_LINE_BYTES;
   const results: LineResult<T>[] = [];
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) return results;
-  for (const { line, text, bytes } of splitLines(body, maxLineBytes)) {
-    if (text === null) {
-      results.push({
-        line,
-        ok: false,
-        reason: `line ${line}: ${bytes.toLocaleString('en-US')} bytes long, over the limit of ${maxLineBytes.toLocaleString('en-US')} bytes per line`,
-      });
-    } else results.push(parseJsonLine(text, line, normalise));
+  for (const source of splitLines(body, maxLineBytes)) {
+    if (source.text === null) results.push(failed(source.line, source.reason));
+    else results.push(parseJsonLine(source.text, source.line, normalise));
   }
   return results;
 }
 
+/**
+ * A refused line. Its reason may quote the line (a JSON error, a field's value): whatever it
+ * quotes is written out printably, so a reason is always text that can be stored and shown.
+ */
 function failed(line: number, reason: string): { line: number; ok: false; reason: string } {
-  return { line, ok: false, reason: `line ${line}: ${reason}` };
+  return { line, ok: false, reason: `line ${line}: ${printable(reason, 300)}` };
+}
+
+/** The first control character in a line of text (tab and CR are JSON's own spacing), as a reason. */
+function controlCharacter(text: string): string | null {
+  for (let at = 0; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (c >= 0x20 || c === 9 || c === 13) continue;
+    const code = c.toString(16).toUpperCase().padStart(4, '0');
+    return `not JSON text: it holds the control character U+${code} at character ${fmt(at + 1)} (binary data?); send one JSON object per line, as UTF-8 text`;
+  }
+  return null;
 }
 
 /** Parses one line (without its line break) into an event or a reason. Never throws. */
 export function parseJsonLine<T>(text: string, line: number, normalise: Normalise<T>): LineResult<T> {
-  const source = withoutNulEscapes(text);
+  const source = storableEscapes(text);
   let record: unknown;
   try {
     record = JSON.parse(source);
   } catch (error) {
+    // JSON refuses raw control characters; say so rather than quote them through the JSON error.
+    const control = controlCharacter(source);
+    if (control !== null) return failed(line, control);
     const message = error instanceof Error ? error.message : String(error);
-    return failed(line, `not valid JSON (${message.length > 160 ? `${message.slice(0, 160)}…` : message})`);
+    return failed(line, `not valid JSON (${printable(message, 160)})`);
   }
   if (!isObject(record)) {
     const found = Array.isArray(record) ? 'a list' : record === null ? 'null' : `a ${typeof record}`;
     return failed(line, `expected a JSON object, found ${found}`);
+  }
+  // Each level takes two characters at least: a shorter line cannot nest too deep.
+  if (source.length > 2 * MAX_JSON_DEPTH && nestedDeeperThan(record, MAX_JSON_DEPTH)) {
+    return failed(
+      line,
+      `nested more than ${MAX_JSON_DEPTH} levels deep; no event record is, and the database refuses such JSON`,
+    );
   }
   try {
     return { line, ok: true, event: normalise(record, source), text: source };
@@ -122,14 +185,72 @@ export function parseJsonLine<T>(text: string, line: number, normalise: Normalis
 }
 
 /**
- * JSON text with every `\u0000` escape replaced by `\ufffd`: PostgreSQL's text and jsonb cannot
- * hold NUL, and an attacker's user agent may well contain one. A raw NUL byte is not valid JSON.
+ * How deep objects and lists may nest in a line. Real records nest a few levels; PostgreSQL's JSON
+ * reader runs out of stack some thousands of levels down (with its default 2 MB stack), which
+ * would fail the whole batch.
  */
-function withoutNulEscapes(text: string): string {
-  if (!text.includes('\\u0000')) return text;
-  return text.replace(/(\\+)u0000/g, (match, slashes: string) =>
-    slashes.length % 2 === 1 ? `${slashes.slice(1)}\\ufffd` : match,
-  );
+export const MAX_JSON_DEPTH = 512;
+
+/** Whether objects and lists nest more than `levels` deep; never recurses more than `levels` calls. */
+function nestedDeeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestedDeeperThan(item, levels - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (nestedDeeperThan((value as JsonObject)[key], levels - 1)) return true;
+  return false;
+}
+
+const hexDigit = (c: number): number =>
+  c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+
+/** The code unit of a `\uXXXX` escape whose `u` is at `at`, or -1 when it is not one. */
+function escapedUnit(text: string, at: number): number {
+  if (text.charCodeAt(at) !== 117) return -1;
+  let unit = 0;
+  for (let k = 1; k <= 4; k++) {
+    const d = hexDigit(text.charCodeAt(at + k));
+    if (d < 0) return -1;
+    unit = unit * 16 + d;
+  }
+  return unit;
+}
+
+/**
+ * JSON text with every escape PostgreSQL cannot store replaced by `\ufffd`: `\u0000` (its text
+ * cannot hold NUL, and an attacker's user agent may well contain one) and half of a surrogate pair
+ * written alone (`\ud800`, which its JSON types refuse). Raw NUL is not valid JSON, and raw
+ * surrogates cannot come from UTF-8, so escapes are all there is to mend.
+ */
+function storableEscapes(text: string): string {
+  // Windows paths put `\u` in many lines (`C:\\Users`); only these escapes can need mending.
+  if (!text.includes('\\u0000') && !text.includes('\\ud') && !text.includes('\\uD')) return text;
+  let out = '';
+  let copied = 0;
+  for (let i = text.indexOf('\\'); i >= 0; i = text.indexOf('\\', i)) {
+    const unit = escapedUnit(text, i + 1);
+    if (unit < 0) {
+      i += 2; // `\\`, `\"`, `\n`…: the character after the backslash is escaped, whatever it is
+      continue;
+    }
+    let length = 6;
+    let storable = unit !== 0 && (unit < 0xd800 || unit > 0xdfff);
+    if (unit >= 0xd800 && unit <= 0xdbff && text.charCodeAt(i + 6) === 92) {
+      const low = escapedUnit(text, i + 7);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        storable = true;
+        length = 12;
+      }
+    }
+    if (!storable) {
+      out += `${text.slice(copied, i)}\\ufffd`;
+      copied = i + 6;
+    }
+    i += length;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 const isJsonSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;

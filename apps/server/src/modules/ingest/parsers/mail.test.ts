@@ -1,8 +1,17 @@
 import { createHash } from 'node:crypto';
-import { mailMessageSchema } from '@vigil/contract';
+import { MAX_EVENT_STRING, mailMessageSchema } from '@vigil/contract';
 import { describe, expect, it } from 'vitest';
 import { manyAttachmentsMessage, PHISH_ATTACHMENTS, phishingMessage } from './fixtures/mail';
-import { parseAuthenticationResults, parseMail, type ParsedMailMessage } from './mail';
+import {
+  HARVEST_FORM_TARGET,
+  htmlAttachmentsMessage,
+  linkPageUrls,
+  longBodiesMessage,
+  microsoftAuthenticationMessage,
+  oddHeadersMessage,
+  splitAuthenticationMessage,
+} from './fixtures/mail-cases';
+import { parseMail, type ParsedMailMessage } from './mail';
 
 async function parsed(raw: Buffer | string, options?: Parameters<typeof parseMail>[1]): Promise<ParsedMailMessage> {
   const result = await parseMail(typeof raw === 'string' ? Buffer.from(raw) : raw, options);
@@ -56,6 +65,8 @@ describe('parseMail', () => {
       spf: 'softfail',
       dkim: 'pass',
       dmarc: 'fail',
+      arc: null,
+      compauth: null,
       authentication_results: [
         expect.stringMatching(/^mx\.corp\.example; spf=softfail/),
         'relay.example.net; spf=pass smtp.mailfrom=example-phish.com',
@@ -82,9 +93,38 @@ describe('parseMail', () => {
         sha256: digest('sha256', content as Buffer),
         detected_type: type,
         inline: false,
+        double_extension: filename === 'Statement_0312.pdf.exe',
+        urls: [],
       })),
     );
     expect(message.attachments.map((a) => a.content)).toEqual([pe, pdf, docx]);
+    expect(message.text_truncated).toBe(false);
+    expect(message.html_truncated).toBe(false);
+    // The original is the bytes as they came; every header is listed in order.
+    expect(message.original.equals(raw)).toBe(true);
+    expect(message.header_lines.map((h) => h.name)).toEqual([
+      'Return-Path',
+      'Delivered-To',
+      'Received',
+      'Authentication-Results',
+      'Authentication-Results',
+      'Received',
+      'Received',
+      'From',
+      'Reply-To',
+      'To',
+      'Cc',
+      'Subject',
+      'Date',
+      'Message-ID',
+      'X-Mailer',
+      'MIME-Version',
+      'Content-Type',
+    ]);
+    expect(message.header_lines[11]).toEqual({
+      name: 'Subject',
+      value: '=?UTF-8?B?0J/RgNC+0LLQtdGA0LrQsCDRgdGH0ZHRgtCw?= - action required',
+    });
   });
 
   it('keeps 200 attachments, each with its own hashes', async () => {
@@ -157,19 +197,59 @@ describe('parseMail', () => {
   });
 });
 
-describe('parseAuthenticationResults', () => {
-  it('reads spf, dkim and dmarc verdicts, ignoring comments and the server id', () => {
-    expect(
-      parseAuthenticationResults(
-        'mx.google.com; dkim=pass header.i=@example.com header.s=20230601 header.b=AbCd; spf=pass (google.com: domain of x@example.com designates 192.0.2.1 as permitted sender (nested)) smtp.mailfrom=x@example.com; dmarc=pass (p=NONE sp=NONE dis=NONE) header.from=example.com',
-      ),
-    ).toEqual({ spf: 'pass', dkim: 'pass', dmarc: 'pass' });
-    expect(parseAuthenticationResults('spf=pass; dkim=fail')).toEqual({ dkim: 'fail' });
-    expect(parseAuthenticationResults('mx.example.net; none')).toEqual({});
-    expect(parseAuthenticationResults('mx; DKIM=Fail; dkim=none; SPF = TempError')).toEqual({
-      dkim: 'fail',
-      spf: 'temperror',
+describe('parseMail on what real phishing does', () => {
+  it('takes URLs from the whole bodies, keeps them cut at 32,768 characters and says so', async () => {
+    const message = await parsed(longBodiesMessage());
+    expect(message.text).toHaveLength(MAX_EVENT_STRING);
+    expect(message.html).toHaveLength(MAX_EVENT_STRING);
+    expect(message).toMatchObject({ text_truncated: true, html_truncated: true });
+    expect(message.text).not.toContain('late-text');
+    expect(message.urls).toEqual([
+      'https://early.example-phish.net/start',
+      'https://late-text.example-phish.net/unsubscribe?u=1',
+      'https://late-html.example-phish.net/claim?id=9',
+    ]);
+  });
+
+  it('reads every Authentication-Results header of the receiving server: one per method keeps SPF and DKIM', async () => {
+    const message = await parsed(splitAuthenticationMessage());
+    expect(message.headers).toMatchObject({ spf: 'fail', dkim: 'fail', dmarc: 'fail', arc: null, compauth: null });
+    expect(message.headers.authentication_results).toHaveLength(5);
+  });
+
+  it('reads the Microsoft 365 header, which has no authserv-id, from its first method', async () => {
+    const message = await parsed(microsoftAuthenticationMessage());
+    expect(message.headers).toMatchObject({ spf: 'softfail', dkim: 'none', dmarc: 'fail', compauth: 'fail' });
+    expect(message.urls).toEqual(['https://portal.example-portal.com/keep']);
+  });
+
+  it('types HTML attachments by name and content, takes their URLs, and flags a double extension', async () => {
+    const message = await parsed(htmlAttachmentsMessage());
+    const [harvest, links] = message.attachments;
+    expect(harvest).toMatchObject({
+      filename: 'Remittance.Xls.htm',
+      detected_type: 'html',
+      double_extension: true,
+      urls: [HARVEST_FORM_TARGET],
     });
-    expect(parseAuthenticationResults(null)).toEqual({});
+    expect(links).toMatchObject({ filename: 'links.html', detected_type: 'html', double_extension: false });
+    expect(links!.urls).toEqual(expect.arrayContaining(linkPageUrls()));
+    expect(links!.urls).toEqual(
+      expect.arrayContaining([
+        'https://refresh.example-links.net/next',
+        'https://base.example-links.net/dir/relative/page.html',
+      ]),
+    );
+    expect(links!.urls.filter((url) => url.includes('example-links.net/p'))).toHaveLength(70);
+    // The message's URLs hold the attachments' too: the form target the body never names.
+    expect(message.urls).toContain(HARVEST_FORM_TARGET);
+    expect(message.urls).toEqual(expect.arrayContaining(linkPageUrls()));
+  });
+
+  it('keeps a display name without an address, and reads a Date with junk after its zone', async () => {
+    const message = await parsed(oddHeadersMessage());
+    expect(message.from).toEqual({ address: null, name: 'DeBank' });
+    expect(message.date).toBe('2024-03-13T08:15:30.000Z');
+    expect(message.header_lines).toContainEqual({ name: 'X-Campaign', value: 'airdrop-7' });
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MailAddressEntry, MailAttachment, MailMessage } from '@vigil/contract';
+import { MAX_EVENT_STRING, type MailAddressEntry, type MailAttachment, type MailMessage } from '@vigil/contract';
 import {
   simpleParser,
   type AddressObject,
@@ -8,8 +8,11 @@ import {
   type ParsedMail,
   type SimpleParserOptions,
 } from 'mailparser';
-import { detectFileType } from './file-type';
-import { extractUrls } from './urls';
+import { printable } from '../../../safe-text';
+import { parseAuthenticationHeader, summariseAuthentication } from './authentication-results';
+import { detectFileType, hasDoubleExtension } from './file-type';
+import { parseMailDate } from './mail-date';
+import { UrlCollector } from './urls';
 import { clean } from './values';
 
 export const DEFAULT_MAX_MAIL_BYTES = 50 * 1024 * 1024;
@@ -29,8 +32,12 @@ export interface ParsedAttachment extends MailAttachment {
   content: Buffer;
 }
 
-/** A parsed message: MailMessage with the attachments' bytes. */
-export type ParsedMailMessage = Omit<MailMessage, 'attachments'> & { attachments: ParsedAttachment[] };
+/** A parsed message: MailMessage with the attachments' bytes and the message as it arrived. */
+export type ParsedMailMessage = Omit<MailMessage, 'attachments'> & {
+  attachments: ParsedAttachment[];
+  /** The message's own bytes, kept as the original. */
+  original: Buffer;
+};
 
 export type MailParseResult = { ok: true; message: ParsedMailMessage } | { ok: false; reason: string };
 
@@ -46,7 +53,7 @@ export async function parseMail(raw: Uint8Array, options: MailParseOptions = {})
   } catch (error) {
     return {
       ok: false,
-      reason: `the message could not be read (${error instanceof Error ? error.message : String(error)})`,
+      reason: `the message could not be read (${printable(error instanceof Error ? error.message : String(error))})`,
     };
   }
 }
@@ -83,7 +90,8 @@ async function parse(raw: Uint8Array, options: MailParseOptions): Promise<MailPa
     if (message.includes('Max allowed child nodes')) {
       return { ok: false, reason: `the message has more than ${fmt(maxChildNodes)} MIME parts` };
     }
-    return { ok: false, reason: `the message could not be read (${message})` };
+    // The parser's message may quote the message's bytes.
+    return { ok: false, reason: `the message could not be read (${printable(message)})` };
   }
   const headers = mail.headers ?? new Map();
   if (!STANDARD_HEADERS.some((name) => headers.has(name))) {
@@ -103,12 +111,19 @@ async function parse(raw: Uint8Array, options: MailParseOptions): Promise<MailPa
   const lines = mail.headerLines ?? [];
   const values = (key: string) => lines.filter((h) => h.key === key).map((h) => clean(headerValue(h.line)));
   const authenticationResults = values('authentication-results');
-  const verdicts = parseAuthenticationResults(authenticationResults[0] ?? null);
-  const receivedSpf = values('received-spf')[0];
-  const text = typeof mail.text === 'string' ? clean(mail.text) : null;
-  const html = typeof mail.html === 'string' ? clean(mail.html) : null;
+  const verdicts = summariseAuthentication(
+    authenticationResults.map(parseAuthenticationHeader),
+    values('received-spf')[0] ?? null,
+  );
+  // URLs come from the whole bodies; what is stored of them is cut, and says so.
+  const fullText = typeof mail.text === 'string' ? mail.text : null;
+  const fullHtml = typeof mail.html === 'string' ? mail.html : null;
+  const maxUrls = options.maxUrls ?? 1000;
+  const urls = new UrlCollector({ maxUrls }).text(fullText).html(fullHtml);
+  const parts = attachments.map((attachment) => toAttachment(attachment, maxUrls));
+  for (const part of parts) for (const url of part.urls) urls.add(url);
   const dateHeader = values('date')[0];
-  const date = dateHeader === undefined ? NaN : Date.parse(dateHeader);
+  const date = dateHeader === undefined ? NaN : parseMailDate(dateHeader);
   const returnPath = values('return-path')[0]?.replace(/^<|>$/g, '').trim();
   const xMailer = headers.get('x-mailer');
 
@@ -125,20 +140,22 @@ async function parse(raw: Uint8Array, options: MailParseOptions): Promise<MailPa
       cc: addresses(mail.cc),
       reply_to: addresses(mail.replyTo),
       subject: optional(mail.subject),
-      text,
-      html,
+      text: fullText === null ? null : clean(fullText),
+      html: fullHtml === null ? null : clean(fullHtml),
+      text_truncated: fullText !== null && fullText.length > MAX_EVENT_STRING,
+      html_truncated: fullHtml !== null && fullHtml.length > MAX_EVENT_STRING,
+      header_lines: lines.map((h) => ({ name: clean(headerName(h.line)), value: clean(headerValue(h.line)) })),
       headers: {
         received: values('received'),
         return_path: returnPath === undefined || returnPath === '' ? null : returnPath,
         x_mailer: typeof xMailer === 'string' ? optional(xMailer) : null,
-        spf: verdicts.spf ?? (receivedSpf === undefined ? null : firstWord(receivedSpf)),
-        dkim: verdicts.dkim ?? null,
-        dmarc: verdicts.dmarc ?? null,
+        ...verdicts,
         authentication_results: authenticationResults,
       },
-      urls: extractUrls([text, html], { maxUrls: options.maxUrls ?? 1000 }),
-      attachments: attachments.map(toAttachment),
+      urls: urls.urls,
+      attachments: parts,
       size: source.length,
+      original: source,
     },
   };
 }
@@ -152,18 +169,29 @@ function optional(value: string | undefined | null): string | null {
   return trimmed === '' ? null : clean(trimmed);
 }
 
-/** The value of a raw header line, unfolded. */
+/**
+ * The value of a raw header line, unfolded. The parser hands lines over byte by byte (Latin-1);
+ * they are read as UTF-8, as mailers that send 8-bit headers write them.
+ */
 function headerValue(line: string): string {
   const colon = line.indexOf(':');
-  return line
-    .slice(colon + 1)
-    .replace(/\r?\n[ \t]+/g, ' ')
-    .trim();
+  return utf8(
+    line
+      .slice(colon + 1)
+      .replace(/\r?\n[ \t]+/g, ' ')
+      .trim(),
+  );
 }
 
-function firstWord(value: string): string | null {
-  const word = /^[a-z]+/i.exec(value.trim());
-  return word === null ? null : word[0].toLowerCase();
+/** The name of a raw header line as the message writes it. */
+function headerName(line: string): string {
+  const colon = line.indexOf(':');
+  return utf8((colon < 0 ? line : line.slice(0, colon)).trim());
+}
+
+function utf8(binary: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[^\u0000-\u007f]/.test(binary) ? Buffer.from(binary, 'latin1').toString('utf8') : binary;
 }
 
 function addresses(field: AddressObject | AddressObject[] | undefined): MailAddressEntry[] {
@@ -171,50 +199,44 @@ function addresses(field: AddressObject | AddressObject[] | undefined): MailAddr
   const out: MailAddressEntry[] = [];
   const visit = (entry: EmailAddress) => {
     if (entry.group !== undefined) entry.group.forEach(visit);
-    else if (typeof entry.address === 'string' && entry.address !== '') {
-      out.push({ address: clean(entry.address.toLowerCase()), name: optional(entry.name) });
+    else {
+      const address = typeof entry.address === 'string' && entry.address.trim() !== '' ? entry.address.trim() : null;
+      const name = optional(entry.name);
+      // `DeBank <>`: a display name without an address is kept with its name.
+      if (address !== null || name !== null) out.push({ address: address && clean(address.toLowerCase()), name });
     }
   };
   for (const object of Array.isArray(field) ? field : [field]) object.value.forEach(visit);
   return out;
 }
 
-/**
- * The spf, dkim and dmarc results of an Authentication-Results value (RFC 8601):
- * `mx.example.net; spf=pass smtp.mailfrom=…; dkim=fail (bad signature) header.d=…; dmarc=pass`.
- * Comments are dropped; with several DKIM signatures one that passed wins, else the first.
- */
-export function parseAuthenticationResults(value: string | null): { spf?: string; dkim?: string; dmarc?: string } {
-  if (value === null) return {};
-  let text = value;
-  for (let previous = ''; previous !== text;) {
-    previous = text;
-    text = text.replace(/\([^()]*\)/g, ' ');
-  }
-  const out: { spf?: string; dkim?: string; dmarc?: string } = {};
-  for (const part of text.split(';').slice(1)) {
-    const m = /^\s*(spf|dkim|dmarc)\s*=\s*([a-z]+)/i.exec(part);
-    if (m === null) continue;
-    const method = (m[1] as string).toLowerCase() as 'spf' | 'dkim' | 'dmarc';
-    const result = (m[2] as string).toLowerCase().slice(0, 32);
-    if (out[method] === undefined || (method === 'dkim' && result === 'pass')) out[method] = result;
-  }
-  return out;
+/** Text of an HTML or SVG file: UTF-16 by its byte-order mark, else UTF-8. */
+function markupText(content: Buffer): string {
+  if (content[0] === 0xff && content[1] === 0xfe) return content.subarray(2).toString('utf16le');
+  if (content[0] === 0xfe && content[1] === 0xff) return Buffer.from(content.subarray(2)).swap16().toString('utf16le');
+  return content.toString('utf8');
 }
 
-function toAttachment(attachment: Attachment): ParsedAttachment {
+function toAttachment(attachment: Attachment, maxUrls: number): ParsedAttachment {
   const content = Buffer.isBuffer(attachment.content) ? attachment.content : Buffer.alloc(0);
   const filename = optional(attachment.filename);
   const digest = (algorithm: string) => createHash(algorithm).update(content).digest('hex');
+  const contentType = clean(attachment.contentType || 'application/octet-stream');
+  const detected = detectFileType(content, filename, contentType);
+  // An HTML page or SVG image opens in a browser: its links and form targets are the message's too.
+  const urls =
+    detected === 'html' || detected === 'svg' ? new UrlCollector({ maxUrls }).html(markupText(content)).urls : [];
   return {
     filename,
-    content_type: clean(attachment.contentType || 'application/octet-stream'),
+    content_type: contentType,
     size: content.length,
     md5: digest('md5'),
     sha1: digest('sha1'),
     sha256: digest('sha256'),
-    detected_type: detectFileType(content, filename),
+    detected_type: detected,
     inline: attachment.related === true || attachment.contentDisposition === 'inline',
+    double_extension: hasDoubleExtension(filename),
+    urls,
     content,
   };
 }

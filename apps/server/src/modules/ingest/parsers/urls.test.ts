@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractUrls, normaliseUrl } from './urls';
+import { extractUrls, normaliseUrl, UrlCollector } from './urls';
 
 describe('extractUrls', () => {
   it('finds URLs in text, trims sentence punctuation, keeps balanced parentheses', () => {
@@ -46,5 +46,38 @@ describe('extractUrls', () => {
     expect(normaliseUrl('file:///etc/passwd')).toBeNull();
     expect(normaliseUrl('https://a.example/%zz')).toBe('https://a.example/%zz');
     expect(extractUrls(['http://[::1', 'https:// spaced.example.com'])).toEqual([]);
+  });
+});
+
+describe('UrlCollector.html', () => {
+  it('follows form targets, sources and refreshes written without a scheme of their own', () => {
+    const html = [
+      '<meta content="5;url=https://refresh.example.net/go" http-equiv="refresh">',
+      '<base href="https://base.example.net/app/">',
+      '<form method="post" action="//collect.example.net/post.php"><input name="p"></form>',
+      '<iframe src=//frame.example.net/x></iframe>',
+      '<button formaction="submit.php">Go</button>',
+      '<img srcset="//img.example.net/a.png 1x, //img.example.net/b.png 2x">',
+      '<a href="#top">top</a> <a href="javascript:go()">go</a> <a href="mailto:a@example.net">mail</a>',
+    ].join('\n');
+    expect(new UrlCollector().html(html).urls).toEqual([
+      'https://refresh.example.net/go',
+      'https://base.example.net/app/',
+      'https://collect.example.net/post.php',
+      'https://frame.example.net/x',
+      'https://base.example.net/app/submit.php',
+      'https://img.example.net/a.png',
+      'https://img.example.net/b.png',
+    ]);
+  });
+
+  it('leaves out relative targets when the page names no base (they are files beside it)', () => {
+    expect(new UrlCollector().html('<a href="page2.html">next</a><img src="logo.png">').urls).toEqual([]);
+  });
+
+  it('stops at the limit across bodies and files', () => {
+    const collector = new UrlCollector({ maxUrls: 2 });
+    collector.text('https://a.example/ https://b.example/').html('<a href="https://c.example/">c</a>');
+    expect(collector.urls).toEqual(['https://a.example/', 'https://b.example/']);
   });
 });

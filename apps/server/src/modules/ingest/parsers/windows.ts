@@ -1,18 +1,5 @@
-import type { EndpointEvent, FileHashes } from '@vigil/contract';
-import {
-  FieldError,
-  baseName,
-  describe,
-  emptyHashes,
-  isObject,
-  nullIfEmpty,
-  readInteger,
-  readIp,
-  readPort,
-  readString,
-  readTimestamp,
-  type JsonObject,
-} from './values';
+import type { EndpointEvent } from '@vigil/contract';
+import { FieldError, describe, isObject, readInteger, readString, readTimestamp, type JsonObject } from './values';
 
 /*
  * Windows events as JSON. Exporters differ in how they write XML attributes and text; all of
@@ -22,6 +9,8 @@ import {
  *   xml-js compact                  {"_attributes": {"Name": …}}, {"_text": …}
  *   plain objects                   {"Provider": {"Name": …}}, {"EventID": "4624"}
  *   Winlogbeat / Elastic Agent      winlog.{event_id, provider_name, channel, computer_name, event_data}
+ *   flat (NXLog, HELK)              EventID, TimeCreated | EventTime | @timestamp, SourceName, Channel,
+ *                                   Hostname and the EventData fields, all at the top level
  */
 
 export type Scalar = string | number | boolean | null;
@@ -33,8 +22,11 @@ export interface WindowsRecord {
   provider: string | null;
   channel: string | null;
   computer: string | null;
-  /** EventData (or the fields of UserData's one element) by name. */
-  data: Map<string, Scalar>;
+  /**
+   * EventData (or the fields of UserData's one element) by name. A value that is not text, a
+   * number or a flag is kept as it came, so that reading it as a known field refuses the line.
+   */
+  data: Map<string, unknown>;
 }
 
 /** The normalised parts of an endpoint event that a Windows event fills. */
@@ -56,6 +48,9 @@ function textOf(node: unknown): Scalar | undefined {
   return undefined;
 }
 
+/** An XML element's text, or the element itself when it has none (so that reading it fails with its name). */
+const valueOf = (node: unknown): unknown => textOf(node) ?? node;
+
 /** An XML attribute as exporters write it. */
 function attributeOf(node: unknown, name: string): unknown {
   if (!isObject(node)) return undefined;
@@ -71,12 +66,12 @@ function attributeOf(node: unknown, name: string): unknown {
 const isMarkup = (key: string): boolean =>
   key.startsWith('#') || key.startsWith('@') || key.startsWith('_') || key === '$';
 
-function setData(into: Map<string, Scalar>, name: string, value: Scalar | undefined): void {
+function setData(into: Map<string, unknown>, name: string, value: unknown): void {
   if (value !== undefined && name !== '__proto__') into.set(name, value);
 }
 
 /** One `Data` element: named (`{"@Name": "Image", "#text": …}`) or not (classic events: Data1, Data2…). */
-function addDataEntry(into: Map<string, Scalar>, item: unknown, unnamed: { count: number }): void {
+function addDataEntry(into: Map<string, unknown>, item: unknown, unnamed: { count: number }): void {
   const name = isObject(item) ? attributeOf(item, 'Name') : undefined;
   if (typeof name === 'string') {
     setData(into, name, textOf(item) ?? null);
@@ -88,7 +83,7 @@ function addDataEntry(into: Map<string, Scalar>, item: unknown, unnamed: { count
 }
 
 /** EventData in any of the exporters' shapes, flattened to name → value. */
-export function flattenEventData(node: unknown, into = new Map<string, Scalar>()): Map<string, Scalar> {
+export function flattenEventData(node: unknown, into = new Map<string, unknown>()): Map<string, unknown> {
   const unnamed = { count: 0 };
   if (Array.isArray(node)) {
     for (const item of node) addDataEntry(into, item, unnamed);
@@ -96,7 +91,7 @@ export function flattenEventData(node: unknown, into = new Map<string, Scalar>()
     for (const key in node) {
       if (!Object.hasOwn(node, key) || isMarkup(key)) continue;
       const value = node[key];
-      if (key !== 'Data') setData(into, key, textOf(value));
+      if (key !== 'Data') setData(into, key, valueOf(value));
       else if (Array.isArray(value)) for (const item of value) addDataEntry(into, item, unnamed);
       else addDataEntry(into, value, unnamed);
     }
@@ -105,7 +100,7 @@ export function flattenEventData(node: unknown, into = new Map<string, Scalar>()
 }
 
 /** UserData holds one element (LogFileCleared, Operation_ClientFailure…) whose children are the data. */
-function flattenUserData(node: unknown, into: Map<string, Scalar>): void {
+function flattenUserData(node: unknown, into: Map<string, unknown>): void {
   if (!isObject(node)) return;
   for (const [key, value] of Object.entries(node)) {
     if (!isMarkup(key) && isObject(value)) flattenEventData(value, into);
@@ -114,21 +109,33 @@ function flattenUserData(node: unknown, into: Map<string, Scalar>): void {
 
 /** `{"Event": {"System": …}}` or the bare `{"System": …}`; null when the record is neither. */
 export function evtxEvent(record: JsonObject): JsonObject | null {
-  if (isObject(record.Event) && isObject(record.Event.System)) return record.Event;
-  if (isObject(record.System)) return record;
+  if (Object.hasOwn(record, 'Event') && record.Event !== null && record.Event !== undefined) {
+    if (!isObject(record.Event)) throw new FieldError(`Event must be an object, found ${describe(record.Event)}`);
+    if (!isObject(record.Event.System)) {
+      throw new FieldError(`Event.System must be an object, found ${describe(record.Event.System ?? null)}`);
+    }
+    return record.Event;
+  }
+  if (Object.hasOwn(record, 'System') && record.System !== null && record.System !== undefined) {
+    if (!isObject(record.System)) throw new FieldError(`System must be an object, found ${describe(record.System)}`);
+    return record;
+  }
   return null;
 }
 
 /** Reads the System block and the data of an exported EVTX event. */
 export function readEvtx(event: JsonObject): WindowsRecord {
   const system = event.System as JsonObject;
-  const eventId = readInteger(textOf(system.EventID), 'Event.System.EventID', { max: 65_535 });
+  const eventId = readInteger(valueOf(system.EventID), 'Event.System.EventID', { max: 65_535 });
   if (eventId === null) throw new FieldError('missing Event.System.EventID');
   const created = system.TimeCreated;
-  const time = attributeOf(created, 'SystemTime') ?? textOf(created);
+  const time = attributeOf(created, 'SystemTime') ?? valueOf(created);
   const timestamp = readTimestamp(time, 'Event.System.TimeCreated.SystemTime');
   if (timestamp === null) throw new FieldError('missing Event.System.TimeCreated.SystemTime');
   const provider = system.Provider;
+  if (event.EventData !== undefined && event.EventData !== null && typeof event.EventData !== 'object') {
+    throw new FieldError(`Event.EventData must be an object or a list, found ${describe(event.EventData)}`);
+  }
   const data = flattenEventData(event.EventData);
   flattenUserData(event.UserData, data);
   return {
@@ -138,337 +145,24 @@ export function readEvtx(event: JsonObject): WindowsRecord {
       isObject(provider) ? (attributeOf(provider, 'Name') ?? attributeOf(provider, 'EventSourceName')) : provider,
       'Event.System.Provider.Name',
     ),
-    channel: readString(textOf(system.Channel), 'Event.System.Channel'),
-    computer: readString(textOf(system.Computer), 'Event.System.Computer'),
+    channel: readString(valueOf(system.Channel), 'Event.System.Channel'),
+    computer: readString(valueOf(system.Computer), 'Event.System.Computer'),
     data,
   };
 }
 
-type Family = 'sysmon' | 'security' | 'system' | 'taskscheduler' | 'other';
-
-function familyOf(record: WindowsRecord): Family {
-  const provider = record.provider?.toLowerCase() ?? '';
-  const channel = record.channel?.toLowerCase() ?? '';
-  if (provider.includes('sysmon') || channel.includes('sysmon')) return 'sysmon';
-  if (channel === 'security' || provider === 'microsoft-windows-security-auditing') return 'security';
-  if (channel === 'system') return 'system';
-  if (provider === 'microsoft-windows-taskscheduler') return 'taskscheduler';
-  return 'other';
-}
-
-type Kind = readonly [action: string, category: readonly string[], outcome?: string];
-
-const PROCESS = ['process'] as const;
-const FILE = ['file'] as const;
-const REGISTRY = ['registry', 'configuration'] as const;
-const AUTH = ['authentication'] as const;
-const IAM = ['iam'] as const;
-const TASK = ['configuration', 'process'] as const;
-
-const SYSMON: Record<number, Kind> = {
-  1: ['process-create', PROCESS],
-  2: ['file-creation-time-changed', FILE],
-  3: ['network-connection', ['network']],
-  4: ['sysmon-state-changed', ['configuration']],
-  5: ['process-terminate', PROCESS],
-  6: ['driver-load', ['driver']],
-  7: ['image-load', ['library', 'process']],
-  8: ['create-remote-thread', PROCESS],
-  9: ['raw-access-read', FILE],
-  10: ['process-access', PROCESS],
-  11: ['file-create', FILE],
-  12: ['registry-key-or-value-create-delete', REGISTRY],
-  13: ['registry-value-set', REGISTRY],
-  14: ['registry-key-rename', REGISTRY],
-  15: ['file-stream-create', FILE],
-  16: ['sysmon-config-changed', ['configuration']],
-  17: ['pipe-create', PROCESS],
-  18: ['pipe-connect', PROCESS],
-  19: ['wmi-filter', ['configuration']],
-  20: ['wmi-consumer', ['configuration']],
-  21: ['wmi-binding', ['configuration']],
-  22: ['dns-query', ['network']],
-  23: ['file-delete', FILE],
-  24: ['clipboard-change', ['process']],
-  25: ['process-tampering', PROCESS],
-  26: ['file-delete-detected', FILE],
-  27: ['file-block-executable', FILE],
-  28: ['file-block-shredding', FILE],
-  29: ['file-executable-detected', FILE],
-};
-
-const SECURITY: Record<number, Kind> = {
-  1102: ['audit-log-cleared', ['configuration']],
-  4624: ['logon-success', AUTH, 'success'],
-  4625: ['logon-failure', AUTH, 'failure'],
-  4634: ['logoff', AUTH],
-  4647: ['logoff', AUTH],
-  4648: ['explicit-credential-logon', AUTH],
-  4672: ['special-privileges-logon', AUTH],
-  4688: ['process-create', PROCESS],
-  4689: ['process-terminate', PROCESS],
-  4697: ['service-install', ['configuration']],
-  4698: ['scheduled-task-create', TASK],
-  4699: ['scheduled-task-delete', TASK],
-  4700: ['scheduled-task-enable', TASK],
-  4701: ['scheduled-task-disable', TASK],
-  4702: ['scheduled-task-update', TASK],
-  4720: ['user-account-create', IAM],
-  4722: ['user-account-enable', IAM],
-  4724: ['password-reset', IAM],
-  4725: ['user-account-disable', IAM],
-  4726: ['user-account-delete', IAM],
-  4728: ['group-member-add', IAM],
-  4729: ['group-member-remove', IAM],
-  4732: ['group-member-add', IAM],
-  4733: ['group-member-remove', IAM],
-  4740: ['user-account-lock', IAM],
-  4756: ['group-member-add', IAM],
-  4757: ['group-member-remove', IAM],
-};
-
-const SYSTEM: Record<number, Kind> = {
-  104: ['log-cleared', ['configuration']],
-  7045: ['service-install', ['configuration']],
-};
-
-/** Microsoft-Windows-TaskScheduler/Operational. */
-const TASK_SCHEDULER: Record<number, Kind> = {
-  106: ['scheduled-task-create', TASK],
-  140: ['scheduled-task-update', TASK],
-  141: ['scheduled-task-delete', TASK],
-  142: ['scheduled-task-disable', TASK],
-  200: ['scheduled-task-action-start', TASK],
-};
-
-const TABLES: Record<Family, Record<number, Kind>> = {
-  sysmon: SYSMON,
-  security: SECURITY,
-  system: SYSTEM,
-  taskscheduler: TASK_SCHEDULER,
-  other: {},
-};
-
-const SYSMON_REGISTRY_ACTIONS: Record<string, string> = {
-  CreateKey: 'registry-key-create',
-  DeleteKey: 'registry-key-delete',
-  CreateValue: 'registry-value-create',
-  DeleteValue: 'registry-value-delete',
-  SetValue: 'registry-value-set',
-  RenameKey: 'registry-key-rename',
-};
-
-/** Sysmon events whose Hashes belong to the process image; for the others they are the file's. */
-const SYSMON_PROCESS_HASHES = new Set([1, 5]);
-/** Sysmon events whose ImageLoaded/TargetFilename is the file the event is about. */
-const SYSMON_FILE_IMAGE = new Set([6, 7]);
-
-/** `SHA1=…,MD5=…,SHA256=…,IMPHASH=…` (Sysmon Hashes); unknown or malformed parts are skipped. */
-export function parseSysmonHashes(value: Scalar | undefined): FileHashes {
-  const hashes = emptyHashes();
-  if (typeof value !== 'string') return hashes;
-  const lengths = { md5: 32, sha1: 40, sha256: 64 } as const;
-  for (const part of value.split(',')) {
-    const eq = part.indexOf('=');
-    const algorithm = part.slice(0, eq).trim().toLowerCase();
-    const digest = part.slice(eq + 1).trim();
-    if (
-      (algorithm === 'md5' || algorithm === 'sha1' || algorithm === 'sha256') &&
-      digest.length === lengths[algorithm] &&
-      /^[0-9a-f]+$/i.test(digest)
-    ) {
-      hashes[algorithm] = digest.toLowerCase();
-    }
-  }
-  // A bare digest (FileCreateStreamHash with one algorithm configured) is recognised by length.
-  if (hashes.md5 === null && hashes.sha1 === null && hashes.sha256 === null && /^[0-9a-f]+$/i.test(value)) {
-    if (value.length === 32) hashes.md5 = value.toLowerCase();
-    else if (value.length === 40) hashes.sha1 = value.toLowerCase();
-    else if (value.length === 64) hashes.sha256 = value.toLowerCase();
-  }
-  return hashes;
-}
-
-/** `DOMAIN\name` → {name, domain}; a bare name → {name}. */
-export function splitAccount(account: string | null): { name: string | null; domain: string | null } {
-  if (account === null) return { name: null, domain: null };
-  const slash = account.indexOf('\\');
-  if (slash > 0) return { name: account.slice(slash + 1) || null, domain: account.slice(0, slash) };
-  return { name: account, domain: null };
-}
-
-/** Registry path → hive, key and value; for a key operation the whole path is the key. */
-function splitRegistry(
-  path: string | null,
-  isValue: boolean,
-): { hive: string | null; key: string | null; value: string | null } {
-  if (path === null) return { hive: null, key: null, value: null };
-  const first = path.indexOf('\\');
-  const hive = first < 0 ? path : path.slice(0, first);
-  const rest = first < 0 ? '' : path.slice(first + 1);
-  if (!isValue) return { hive, key: rest || null, value: null };
-  const last = rest.lastIndexOf('\\');
-  return { hive, key: last < 0 ? null : rest.slice(0, last), value: (last < 0 ? rest : rest.slice(last + 1)) || null };
-}
-
-/** Sysmon QueryResults: `type:  5 cdn.example.net;::ffff:192.0.2.7;192.0.2.8;` → names and addresses. */
-function parseQueryResults(value: string | null): string[] {
-  if (value === null) return [];
-  const out: string[] = [];
-  for (const part of value.split(';')) {
-    let item = part.trim().replace(/^type:\s*\d+\s+/, '');
-    if (item.startsWith('::ffff:')) item = item.slice(7);
-    if (item !== '' && item !== '-') out.push(item);
-  }
-  return out;
-}
-
-const NONE = { empty: ['-'] } as const;
-const dataString = (d: Map<string, Scalar>, name: string) => readString(d.get(name), name, NONE);
-const dataPid = (d: Map<string, Scalar>, name: string) => readInteger(d.get(name), name, { hex: true });
-const dataIp = (d: Map<string, Scalar>, name: string) => readIp(d.get(name), name, NONE);
-const dataPort = (d: Map<string, Scalar>, name: string) => {
-  const value = d.get(name);
-  return value === '-' ? null : readPort(value, name);
-};
-
-/** Normalises a Windows event (Sysmon, Security, System and others) into the endpoint fields. */
-export function normaliseWindows(record: WindowsRecord): WindowsFields {
-  const family = familyOf(record);
-  const id = record.eventId;
-  const d = record.data;
-
-  const kind = TABLES[family][id];
-  let action = kind?.[0] ?? null;
-  const eventType = dataString(d, 'EventType');
-  if (family === 'sysmon' && id >= 12 && id <= 14 && eventType !== null) {
-    action = SYSMON_REGISTRY_ACTIONS[eventType] ?? action;
-  }
-
-  // The process the event is about, and its parent.
-  let executable =
-    dataString(d, 'Image') ??
-    dataString(d, 'NewProcessName') ??
-    dataString(d, 'ProcessName') ??
-    dataString(d, 'SourceImage');
-  let processId =
-    family === 'security' && id === 4688
-      ? dataPid(d, 'NewProcessId')
-      : (dataPid(d, 'ProcessId') ?? dataPid(d, 'SourceProcessId'));
-  let parent = {
-    pid: dataPid(d, 'ParentProcessId'),
-    name: null as string | null,
-    executable: dataString(d, 'ParentImage') ?? dataString(d, 'ParentProcessName'),
-    command_line: dataString(d, 'ParentCommandLine'),
-  };
-  if (family === 'security' && id === 4688) {
-    executable = dataString(d, 'NewProcessName');
-    parent = { ...parent, pid: dataPid(d, 'ProcessId'), executable: dataString(d, 'ParentProcessName') };
-  }
-  // Scheduled-task events name the calling process by ClientProcessId (Windows 10 and later).
-  processId ??= dataPid(d, 'ClientProcessId');
-  parent.name = baseName(parent.executable);
-  const processHashes =
-    family === 'sysmon' && SYSMON_PROCESS_HASHES.has(id) ? parseSysmonHashes(d.get('Hashes')) : emptyHashes();
-
-  // The file.
-  let filePath = dataString(d, 'TargetFilename');
-  if (family === 'sysmon' && SYSMON_FILE_IMAGE.has(id)) filePath = dataString(d, 'ImageLoaded');
-  const fileHashes =
-    family === 'sysmon' && !SYSMON_PROCESS_HASHES.has(id)
-      ? parseSysmonHashes(d.get('Hashes') ?? d.get('Hash'))
-      : emptyHashes();
-
-  // Accounts: Sysmon's User runs the process; Security names a subject (who acted) and a target.
-  const subject = { name: dataString(d, 'SubjectUserName'), domain: dataString(d, 'SubjectDomainName') };
-  const target = { name: dataString(d, 'TargetUserName'), domain: dataString(d, 'TargetDomainName') };
-  let user = splitAccount(dataString(d, 'User') ?? dataString(d, 'SourceUser'));
-  let targetUser = { name: null as string | null, domain: null as string | null };
-  let group = { name: null as string | null, domain: null as string | null };
-  if (family === 'security') {
-    const logon = id === 4624 || id === 4625 || id === 4634 || id === 4672;
-    const membership = [4728, 4729, 4732, 4733, 4756, 4757].includes(id);
-    if (logon) user = target.name !== null ? target : subject;
-    else user = subject.name !== null ? subject : target;
-    if (membership) {
-      group = target;
-      targetUser = { name: dataString(d, 'MemberName') ?? dataString(d, 'MemberSid'), domain: null };
-    } else if (!logon && subject.name !== null && target.name !== null && id !== 4688) {
-      targetUser = target;
-    }
-  }
-  if (user.name === null && d.has('UserName')) user = splitAccount(dataString(d, 'UserName'));
-
-  // Network: Sysmon 3, and the remote address of logons.
-  const network = {
-    src_ip: dataIp(d, 'SourceIp') ?? dataIp(d, 'IpAddress'),
-    src_port: dataPort(d, 'SourcePort') ?? dataPort(d, 'IpPort'),
-    dest_ip: dataIp(d, 'DestinationIp'),
-    dest_port: dataPort(d, 'DestinationPort'),
-    protocol: dataString(d, 'Protocol')?.toLowerCase() ?? null,
-  };
-  if (network.src_port === 0 && network.src_ip === null) network.src_port = null;
-
-  // Registry: Sysmon 12, 13, 14.
-  const registryPath = dataString(d, 'TargetObject');
-  const isValue = eventType === 'SetValue' || eventType === 'CreateValue' || eventType === 'DeleteValue';
-  const registry =
-    registryPath === null
-      ? null
-      : {
-          path: registryPath,
-          ...splitRegistry(registryPath, isValue),
-          data: dataString(d, 'Details') ?? dataString(d, 'NewName'),
-        };
-
-  const question = dataString(d, 'QueryName');
-  return {
-    host: { name: record.computer, ip: [], os: 'Windows' },
-    event: {
-      action,
-      category: [...(kind?.[1] ?? [])],
-      code: String(id),
-      provider: record.provider,
-      channel: record.channel,
-      outcome: kind?.[2] ?? null,
-    },
-    process: nullIfEmpty({
-      pid: processId,
-      name: baseName(executable),
-      executable,
-      command_line: dataString(d, 'CommandLine'),
-      entity_id: dataString(d, 'ProcessGuid') ?? dataString(d, 'SourceProcessGUID'),
-      parent: nullIfEmpty(parent),
-      hash: processHashes,
-      user: dataString(d, 'User'),
-    }),
-    file: nullIfEmpty({ path: filePath, name: baseName(filePath), hash: fileHashes }),
-    user: nullIfEmpty(user),
-    target_user: nullIfEmpty(targetUser),
-    group: nullIfEmpty(group),
-    network: nullIfEmpty(network),
-    registry,
-    dns: question === null ? null : { question, answers: parseQueryResults(dataString(d, 'QueryResults')) },
-  };
-}
-
-/** The data map as a plain record for `event_data`. */
-export function dataRecord(data: Map<string, Scalar>): Record<string, Scalar> {
-  const out: Record<string, Scalar> = {};
-  for (const [key, value] of data) {
-    out[key] = typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
-  }
-  return out;
-}
-
-/** Winlogbeat's `winlog` object (also what Elastic Agent ships), or null when absent or incomplete. */
+/** Winlogbeat's `winlog` object (also what Elastic Agent ships), or null when absent or without an event id. */
 export function readWinlog(record: JsonObject, timestamp: string): WindowsRecord | null {
-  const winlog = record.winlog;
-  if (!isObject(winlog)) return null;
+  const winlog = Object.hasOwn(record, 'winlog') ? record.winlog : undefined;
+  if (winlog === undefined || winlog === null) return null;
+  if (!isObject(winlog)) throw new FieldError(`winlog must be an object, found ${describe(winlog)}`);
   const eventId = readInteger(winlog.event_id, 'winlog.event_id', { max: 65_535 });
   if (eventId === null) return null;
-  if (winlog.event_data !== undefined && winlog.event_data !== null && !isObject(winlog.event_data)) {
-    throw new FieldError(`winlog.event_data must be an object, found ${describe(winlog.event_data)}`);
+  for (const key of ['event_data', 'user_data'] as const) {
+    const value = winlog[key];
+    if (value !== undefined && value !== null && !isObject(value)) {
+      throw new FieldError(`winlog.${key} must be an object, found ${describe(value)}`);
+    }
   }
   const data = flattenEventData(winlog.event_data);
   flattenEventData(winlog.user_data, data);
@@ -480,4 +174,87 @@ export function readWinlog(record: JsonObject, timestamp: string): WindowsRecord
     computer: readString(winlog.computer_name, 'winlog.computer_name'),
     data,
   };
+}
+
+/** Whether a record is flat Windows JSON: an `EventID` at the top level. */
+export function isFlatWindows(record: JsonObject): boolean {
+  return Object.hasOwn(record, 'EventID');
+}
+
+/** Keys of flat Windows JSON that describe the event rather than carry its data. */
+const FLAT_SYSTEM_KEYS = new Set([
+  'EventID',
+  'TimeCreated',
+  'EventTime',
+  '@timestamp',
+  '@version',
+  'SourceName',
+  'ProviderName',
+  'ProviderGuid',
+  'Channel',
+  'Hostname',
+  'Computer',
+  'Message',
+  'Task',
+  'Level',
+  'Keywords',
+  'Opcode',
+  'OpcodeValue',
+  'Version',
+  'RecordNumber',
+  'EventRecordID',
+  'ExecutionProcessID',
+  'ExecutionThreadID',
+  'ThreadID',
+  'Severity',
+  'SeverityValue',
+  'EventReceivedTime',
+  'SourceModuleName',
+  'SourceModuleType',
+]);
+
+/** The first of these keys the record has (with a value), and its value. */
+function firstOf(record: JsonObject, keys: readonly string[]): [string, unknown] | null {
+  for (const key of keys) {
+    if (Object.hasOwn(record, key) && record[key] !== null && record[key] !== '') return [key, record[key]];
+  }
+  return null;
+}
+
+/**
+ * Flat Windows JSON, as NXLog (im_msvistalog with to_json) and HELK write it: the System fields
+ * and the EventData fields side by side at the top level. Times without a zone are UTC.
+ */
+export function readFlat(record: JsonObject): WindowsRecord {
+  const eventId = readInteger(record.EventID, 'EventID', { max: 65_535 });
+  if (eventId === null) throw new FieldError('missing EventID');
+  const time = firstOf(record, ['TimeCreated', 'EventTime', '@timestamp']);
+  if (time === null) throw new FieldError('missing timestamp (TimeCreated, EventTime or @timestamp)');
+  const timestamp = readTimestamp(time[1], time[0]);
+  if (timestamp === null) throw new FieldError(`missing timestamp (${time[0]})`);
+  const provider = firstOf(record, ['SourceName', 'ProviderName']);
+  const computer = firstOf(record, ['Hostname', 'Computer']);
+  const data = new Map<string, unknown>();
+  for (const key in record) {
+    if (Object.hasOwn(record, key) && !FLAT_SYSTEM_KEYS.has(key)) setData(data, key, record[key]);
+  }
+  return {
+    timestamp,
+    eventId,
+    provider: provider === null ? null : readString(provider[1], provider[0]),
+    channel: readString(record.Channel, 'Channel'),
+    computer: computer === null ? null : readString(computer[1], computer[0]),
+    data,
+  };
+}
+
+/** The data map as a plain record for `event_data`: its text, numbers and flags (NUL made U+FFFD). */
+export function dataRecord(data: Map<string, unknown>): Record<string, Scalar> {
+  const out: Record<string, Scalar> = {};
+  for (const [key, value] of data) {
+    if (typeof value === 'string') {
+      out[key] = value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+    } else if (value === null || typeof value === 'number' || typeof value === 'boolean') out[key] = value;
+  }
+  return out;
 }

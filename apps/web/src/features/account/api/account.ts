@@ -1,4 +1,5 @@
-import { endpoints, type PasswordChange, type ProfileUpdate, type UserSession } from '@vigil/contract';
+import type { PasswordChange, ProfileUpdate, UserSession } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 

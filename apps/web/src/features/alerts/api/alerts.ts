@@ -1,13 +1,13 @@
-import {
-  endpoints,
-  type Alert as AlertWire,
-  type AlertBulkAction,
-  type AlertDetail as AlertDetailWire,
-  type AlertComment as AlertCommentWire,
-  type AlertLinkedEvents as AlertLinkedEventsWire,
-  type AlertUpdate,
-  type Incident as IncidentWire,
+import type {
+  Alert as AlertWire,
+  AlertBulkAction,
+  AlertDetail as AlertDetailWire,
+  AlertComment as AlertCommentWire,
+  AlertLinkedEvents as AlertLinkedEventsWire,
+  AlertUpdate,
+  Incident as IncidentWire,
 } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { call, type CallInput, type Camelize } from '../../../lib/http';
 import type { FiltersOf, ListDefinition } from '../../../lib/list';
 import { periodStart, type Period } from '../../triage/periods';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, renderHook } from '@testing-library/react';
-import { endpoints } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call } from '../../../lib/http';
 import type * as HttpModule from '../../../lib/http';

@@ -1,4 +1,4 @@
-import { endpoints } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { useEffect, useRef } from 'react';
 import { call } from '../../../lib/http';
 import { useLiveEvents, type LiveEvent } from '../../../lib/live';

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Select } from '@mantine/core';
 import { IconFilterOff } from '@tabler/icons-react';
-import { alertSeverityValues, alertSources, alertStatuses } from '@vigil/contract';
+import { alertSeverityValues, alertSources, alertStatuses } from '@vigil/contract/client';
 import { memo, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilterControl, SearchFilter, type FilterField } from '../../../components/list-page';

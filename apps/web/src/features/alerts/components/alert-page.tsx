@@ -13,7 +13,8 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconChevronLeft, IconChevronRight, IconChartDots3, IconShieldPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { alertStatuses, type AlertResolution, type AlertStatus } from '@vigil/contract';
+import type { AlertResolution, AlertStatus } from '@vigil/contract';
+import { alertStatuses } from '@vigil/contract/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';

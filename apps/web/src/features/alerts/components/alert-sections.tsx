@@ -21,6 +21,7 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { JsonView } from '../../../components/ui/json-view';
 import { Surface } from '../../../components/ui/surface';
 import { formatDate } from '../../../lib/dates';
+import { valueLabel } from '../../../lib/i18n';
 import { alertKeys, fetchLinkedEvents, type AlertDetail } from '../api/alerts';
 import { userLabel, type useAssignableUsers } from '../api/hooks';
 import { mitreUrl, pivotOf } from '../lib/pivots';
@@ -142,8 +143,8 @@ export function ObservablesCard({ alert }: { alert: AlertDetail }) {
               return (
                 <tr key={`${observable.kind}:${observable.value}:${index}`}>
                   <td>
-                    <Badge variant="light" color="gray" size="sm" radius="sm">
-                      {observable.kind}
+                    <Badge variant="light" color="gray" size="sm" radius="sm" tt="none" data-kind={observable.kind}>
+                      {valueLabel('triage.observableKind', observable.kind)}
                     </Badge>
                   </td>
                   <td className="vigil-observables__value">

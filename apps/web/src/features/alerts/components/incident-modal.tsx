@@ -1,5 +1,6 @@
 import { Button, Group, Modal, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
-import { alertSeverityValues, type AlertSeverity } from '@vigil/contract';
+import type { AlertSeverity } from '@vigil/contract';
+import { alertSeverityValues } from '@vigil/contract/client';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, render } from '@testing-library/react';
-import { alertSources } from '@vigil/contract';
+import { alertSources } from '@vigil/contract/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initI18n } from '../../../lib/i18n';
 import { SourceIcon, sourceIcon } from './source-icon';

@@ -1,4 +1,5 @@
-import { endpoints, type Credentials, type PasswordChange } from '@vigil/contract';
+import type { Credentials, PasswordChange } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 import {
   fetchCurrentUser,

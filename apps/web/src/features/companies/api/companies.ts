@@ -8,7 +8,7 @@ import type {
   UnitCreate,
   UnitUpdate,
 } from '@vigil/contract';
-import { endpoints } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 

@@ -1,13 +1,13 @@
-import {
-  endpoints,
-  type Widget as WidgetWire,
-  type WidgetCreate,
-  type WidgetData as WidgetDataWire,
-  type WidgetDataRequest,
-  type WidgetKind,
-  type WidgetSettings,
-  type WidgetSize,
+import type {
+  Widget as WidgetWire,
+  WidgetCreate,
+  WidgetData as WidgetDataWire,
+  WidgetDataRequest,
+  WidgetKind,
+  WidgetSettings,
+  WidgetSize,
 } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 
 export type Widget = Camelize<WidgetWire>;

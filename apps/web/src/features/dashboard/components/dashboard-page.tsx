@@ -1,4 +1,3 @@
-import '@mantine/charts/styles.css';
 import './dashboard.css';
 import {
   ActionIcon,
@@ -13,7 +12,8 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconLayoutDashboard, IconPlus, IconRefresh } from '@tabler/icons-react';
-import { widgetKinds, type WidgetKind, type WidgetSize } from '@vigil/contract';
+import type { WidgetKind, WidgetSize } from '@vigil/contract';
+import { widgetKinds } from '@vigil/contract/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,7 +30,7 @@ import { createWidget, deleteWidget, fetchWidgets, saveLayout, widgetKeys, type 
 import { customRange, isPeriodPreset, presetRange, type Period, type PeriodPreset } from '../lib/period';
 import { defaultSize, moveItem } from '../lib/shape';
 import { WidgetCard } from './widget-card';
-import { DateTimeInput } from '../../../lib/dates/date-time-input';
+import { DateTimeInput } from '../../../lib/dates/date-time-field';
 
 /** The period and company of the dashboard, kept in the URL (`?period=7d&company=3`, `?period=custom&from=…&to=…`). */
 function useDashboardScope() {

@@ -10,12 +10,17 @@ import {
   IconRefresh,
   IconTrash,
 } from '@tabler/icons-react';
-import { snapshotWidgetKinds, widgetSizes, type WidgetKind, type WidgetSize } from '@vigil/contract';
+import type { WidgetKind, WidgetSize } from '@vigil/contract';
+import { snapshotWidgetKinds, widgetSizes } from '@vigil/contract/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { memo, type DragEvent } from 'react';
+import { lazy, memo, Suspense, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchWidgetData, widgetKeys, type Widget } from '../api/widgets';
-import { DonutWidget, DurationWidget, SeriesWidget, TopListWidget, type ChartContext } from './widget-charts';
+import { DurationWidget, TopListWidget, type ChartContext } from './widget-lists';
+
+/** The chart library comes with the first chart that needs it, so the dashboard is usable before it arrives. */
+const SeriesWidget = lazy(() => import('./widget-charts').then((module) => ({ default: module.SeriesWidget })));
+const DonutWidget = lazy(() => import('./widget-charts').then((module) => ({ default: module.DonutWidget })));
 
 const DATA_STALE_MS = 30_000;
 
@@ -83,12 +88,18 @@ function WidgetBody({ widget, context }: { widget: Widget; context: ChartContext
   }
   switch (data.shape) {
     case 'series':
-      return <SeriesWidget data={data} context={context} />;
+      return (
+        <Suspense fallback={<Skeleton height="100%" mih={160} />}>
+          <SeriesWidget data={data} context={context} />
+        </Suspense>
+      );
     case 'categories':
       return widget.kind.startsWith('top_') ? (
         <TopListWidget data={data} context={context} />
       ) : (
-        <DonutWidget data={data} context={context} />
+        <Suspense fallback={<Skeleton height="100%" mih={160} />}>
+          <DonutWidget data={data} context={context} />
+        </Suspense>
       );
     case 'duration':
       return <DurationWidget data={data} />;

@@ -1,11 +1,11 @@
-import {
-  endpoints,
-  type GraphAnswer,
-  type GraphEdge as GraphEdgeWire,
-  type GraphExpandAnswer,
-  type GraphNode as GraphNodeWire,
-  type GraphNodeKind,
+import type {
+  GraphAnswer,
+  GraphEdge as GraphEdgeWire,
+  GraphExpandAnswer,
+  GraphNode as GraphNodeWire,
+  GraphNodeKind,
 } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 import {
   alertUrl,

@@ -1,4 +1,5 @@
-import { graphNodeKinds, type GraphNodeKind } from '@vigil/contract';
+import type { GraphNodeKind } from '@vigil/contract';
+import { graphNodeKinds } from '@vigil/contract/client';
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { KindIcon } from './kind-icon';

@@ -1,4 +1,4 @@
-import { graphNodeKinds } from '@vigil/contract';
+import { graphNodeKinds } from '@vigil/contract/client';
 import { describe, expect, it } from 'vitest';
 import { palettes } from '../../../lib/theme/tokens';
 import { nodePivot } from '../api/graph';

@@ -1,16 +1,16 @@
-import {
-  endpoints,
-  type Alert as AlertWire,
-  type Incident as IncidentWire,
-  type IncidentDetail as IncidentDetailWire,
-  type IncidentTask as IncidentTaskWire,
-  type incidentCreateSchema,
-  type incidentUpdateSchema,
-  type taskCreateSchema,
-  type taskUpdateSchema,
+import type {
+  Alert as AlertWire,
+  Incident as IncidentWire,
+  IncidentDetail as IncidentDetailWire,
+  IncidentTask as IncidentTaskWire,
+  incidentCreateSchema,
+  incidentUpdateSchema,
+  taskCreateSchema,
+  taskUpdateSchema,
 } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import type { z } from 'zod';
-import { call, type Camelize } from '../../../lib/http';
+import { call, type Camelize, type RequestOptions } from '../../../lib/http';
 import type { FiltersOf, ListDefinition } from '../../../lib/list';
 import { periodStart } from '../../triage/periods';
 
@@ -76,16 +76,20 @@ export const incidentKeys = {
 export const fetchIncident = (id: number, signal?: AbortSignal) =>
   call(endpoints.incidents.get, { params: { id }, signal });
 
-export const createIncident = (data: IncidentCreate) => call(endpoints.incidents.create, { body: data });
+/** What a form tells the call: the fields it shows problems beside (see RequestOptions.shownFields). */
+export type FormCall = Pick<RequestOptions, 'shownFields'>;
 
-export const updateIncident = (id: number, data: IncidentUpdate) =>
-  call(endpoints.incidents.update, { params: { id }, body: data });
+export const createIncident = (data: IncidentCreate, form: FormCall = {}) =>
+  call(endpoints.incidents.create, { body: data, ...form });
 
-export const addComment = (id: number, body: string) =>
-  call(endpoints.incidents.comment, { params: { id }, body: { body } });
+export const updateIncident = (id: number, data: IncidentUpdate, form: FormCall = {}) =>
+  call(endpoints.incidents.update, { params: { id }, body: data, ...form });
 
-export const addTask = (id: number, data: TaskCreate) =>
-  call(endpoints.incidents.addTask, { params: { id }, body: data });
+export const addComment = (id: number, body: string, form: FormCall = {}) =>
+  call(endpoints.incidents.comment, { params: { id }, body: { body }, ...form });
+
+export const addTask = (id: number, data: TaskCreate, form: FormCall = {}) =>
+  call(endpoints.incidents.addTask, { params: { id }, body: data, ...form });
 
 export const updateTask = (id: number, taskId: number, data: TaskUpdate) =>
   call(endpoints.incidents.updateTask, { params: { id, task_id: taskId }, body: data });

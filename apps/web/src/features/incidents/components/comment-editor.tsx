@@ -10,6 +10,8 @@ import { useIncidentRefresh } from '../api/hooks';
 import { MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
 
 const COMMENT_MAX = 20000;
+/** The field the editor shows the server's problems beside. */
+const SHOWN_FIELDS = ['body'];
 
 /** Writing a comment in Markdown, with a preview of how it will read; Ctrl/⌘+Enter posts it. */
 export function CommentEditor({ incidentId }: { incidentId: number }) {
@@ -18,7 +20,7 @@ export function CommentEditor({ incidentId }: { incidentId: number }) {
   const [mode, setMode] = useState<MarkdownMode>('write');
   const [body, setBody] = useState('');
   const post = useMutation({
-    mutationFn: (text: string) => addComment(incidentId, text),
+    mutationFn: (text: string) => addComment(incidentId, text, { shownFields: SHOWN_FIELDS }),
     onSuccess: async (detail) => {
       setBody('');
       setMode('write');
@@ -79,7 +81,7 @@ export function CommentEditor({ incidentId }: { incidentId: number }) {
             )}
           </div>
         )}
-        <FormError error={post.error} shownFields={['body']} />
+        <FormError error={post.error} shownFields={SHOWN_FIELDS} />
         <Group justify="flex-end">
           <Button type="submit" size="sm" loading={post.isPending} disabled={!trimmed} data-testid="comment-submit">
             {t('incidents.comments.submit')}

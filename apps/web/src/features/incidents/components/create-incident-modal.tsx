@@ -1,5 +1,6 @@
 import { Group, Modal, Select, Textarea, TextInput } from '@mantine/core';
-import { alertSeverityValues, type AlertSeverity } from '@vigil/contract';
+import type { AlertSeverity } from '@vigil/contract';
+import { alertSeverityValues } from '@vigil/contract/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +13,8 @@ import { parseAlertIds } from '../lib/alert-ids';
 import { AssigneeSelect } from './assignee-select';
 
 const FROM_ALERTS = '';
+/** The fields the dialog shows the server's problems beside. */
+const SHOWN_FIELDS = ['title', 'severity', 'assigneeId', 'alertIds', 'description'];
 
 /** A new incident from alerts named by id: title, severity, description (Markdown) and assignee. */
 export function CreateIncidentModal({
@@ -34,7 +37,7 @@ export function CreateIncidentModal({
   const [problems, setProblems] = useState<{ title?: string; alertIds?: string }>({});
 
   const create = useMutation({
-    mutationFn: (input: IncidentCreate) => createIncident(input),
+    mutationFn: (input: IncidentCreate) => createIncident(input, { shownFields: SHOWN_FIELDS }),
     onSuccess: async (incident) => {
       queryClient.setQueryData(incidentKeys.detail(incident.id), incident);
       await Promise.all([
@@ -113,7 +116,7 @@ export function CreateIncidentModal({
           onChange={(event) => setDescription(event.currentTarget.value)}
           error={fieldError(create.error, 'description')}
         />
-        <FormError error={create.error} shownFields={['title', 'severity', 'assigneeId', 'alertIds', 'description']} />
+        <FormError error={create.error} shownFields={SHOWN_FIELDS} />
         <FormActions
           onCancel={onClose}
           submitLabel={t('incidents.create.submit')}

@@ -9,6 +9,9 @@ import { useIncidentRefresh } from '../api/hooks';
 import { MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
 import { IncidentTitleInput } from './create-incident-modal';
 
+/** The fields the dialog shows the server's problems beside. */
+const SHOWN_FIELDS = ['title', 'description'];
+
 /** Changes an incident's title and its Markdown description, with a preview. */
 export function EditIncidentModal({ incident, onClose }: { incident: IncidentDetail; onClose: () => void }) {
   const { t } = useTranslation();
@@ -18,7 +21,12 @@ export function EditIncidentModal({ incident, onClose }: { incident: IncidentDet
   const [mode, setMode] = useState<MarkdownMode>('write');
   const [titleMissing, setTitleMissing] = useState(false);
   const save = useMutation({
-    mutationFn: () => updateIncident(incident.id, { title: title.trim(), description: description.trim() }),
+    mutationFn: () =>
+      updateIncident(
+        incident.id,
+        { title: title.trim(), description: description.trim() },
+        { shownFields: SHOWN_FIELDS },
+      ),
     onSuccess: async () => {
       await refresh();
       onClose();
@@ -64,7 +72,7 @@ export function EditIncidentModal({ incident, onClose }: { incident: IncidentDet
             </div>
           )}
         </Stack>
-        <FormError error={save.error} shownFields={['title', 'description']} />
+        <FormError error={save.error} shownFields={SHOWN_FIELDS} />
         <FormActions
           onCancel={onClose}
           submitLabel={t('incidents.edit.save')}

@@ -14,7 +14,8 @@ import {
   Title,
 } from '@mantine/core';
 import { IconChartDots3, IconEdit } from '@tabler/icons-react';
-import { alertSeverityValues, type AlertSeverity } from '@vigil/contract';
+import type { AlertSeverity } from '@vigil/contract';
+import { alertSeverityValues } from '@vigil/contract/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,6 +1,7 @@
 import { Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { IconFilterOff, IconPlus, IconRefresh } from '@tabler/icons-react';
-import { alertSeverityValues, incidentStatuses, type Incident as IncidentWire } from '@vigil/contract';
+import type { Incident as IncidentWire } from '@vigil/contract';
+import { alertSeverityValues, incidentStatuses } from '@vigil/contract/client';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/list';

@@ -19,7 +19,7 @@ function AddAlerts({ incident }: { incident: IncidentDetail }) {
   const [text, setText] = useState('');
   const [invalid, setInvalid] = useState(false);
   const add = useMutation({
-    mutationFn: (ids: number[]) => updateIncident(incident.id, { addAlertIds: ids }),
+    mutationFn: (ids: number[]) => updateIncident(incident.id, { addAlertIds: ids }, { shownFields: ['addAlertIds'] }),
     onSuccess: async () => {
       setText('');
       await refresh();

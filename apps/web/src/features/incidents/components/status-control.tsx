@@ -21,7 +21,8 @@ export function StatusControl({ incident }: { incident: IncidentDetail }) {
   const [target, setTarget] = useState<IncidentStatus | null>(null);
   const [summary, setSummary] = useState('');
   const change = useMutation({
-    mutationFn: (input: { status: IncidentStatus; summary?: string }) => updateIncident(incident.id, input),
+    mutationFn: (input: { status: IncidentStatus; summary?: string }) =>
+      updateIncident(incident.id, input, { shownFields: ['summary'] }),
     onSuccess: async () => {
       setTarget(null);
       setSummary('');

@@ -1,6 +1,7 @@
 import { ActionIcon, Checkbox, Group, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconCircleCheck, IconCircleDashed, IconPlus } from '@tabler/icons-react';
-import { taskStatuses, type TaskStatus } from '@vigil/contract';
+import type { TaskStatus } from '@vigil/contract';
+import { taskStatuses } from '@vigil/contract/client';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -94,7 +95,8 @@ function AddTask({ incident }: { incident: IncidentDetail }) {
   const [title, setTitle] = useState('');
   const [assigneeId, setAssigneeId] = useState<number | null>(null);
   const add = useMutation({
-    mutationFn: () => addTask(incident.id, { title: title.trim(), assigneeId }),
+    mutationFn: () =>
+      addTask(incident.id, { title: title.trim(), assigneeId }, { shownFields: ['title', 'assigneeId'] }),
     onSuccess: async () => {
       setTitle('');
       setAssigneeId(null);

@@ -1,4 +1,4 @@
-import { incidentStatuses } from '@vigil/contract';
+import { incidentStatuses } from '@vigil/contract/client';
 import { describe, expect, it } from 'vitest';
 import { allowedTransitions, canTransition, isClosingStatus, isReopening } from './transitions';
 

@@ -1,4 +1,5 @@
-import { canIncidentTransition, incidentStatuses, incidentTransitions, type Incident } from '@vigil/contract';
+import type { Incident } from '@vigil/contract';
+import { canIncidentTransition, incidentStatuses, incidentTransitions } from '@vigil/contract/client';
 
 export type IncidentStatus = Incident['status'];
 

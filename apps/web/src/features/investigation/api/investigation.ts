@@ -1,19 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  endpointUrl,
-  endpoints,
-  type EndpointEvent as EndpointEventWire,
-  type EventDetail as EventDetailWire,
-  type FileDetail as FileDetailWire,
-  type MailDetail as MailDetailWire,
-  type MailListItem as MailListItemWire,
-  type MailMessage as MailMessageWire,
-  type NetworkEvent as NetworkEventWire,
-  type ProcessTree as ProcessTreeWire,
-  type ProcessTreeRequest,
-  type StoredEventItem,
-  type WarehouseHash as WarehouseHashWire,
+import type {
+  EndpointEvent as EndpointEventWire,
+  EventDetail as EventDetailWire,
+  FileDetail as FileDetailWire,
+  MailDetail as MailDetailWire,
+  MailListItem as MailListItemWire,
+  MailMessage as MailMessageWire,
+  NetworkEvent as NetworkEventWire,
+  ProcessTree as ProcessTreeWire,
+  ProcessTreeRequest,
+  StoredEventItem,
+  WarehouseHash as WarehouseHashWire,
 } from '@vigil/contract';
+import { endpointUrl, endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 import type { FilterKind, FiltersOf, ListDefinition } from '../../../lib/list';
 
@@ -83,6 +82,11 @@ export const endpointList = {
     eventCode: 'strings',
     sourceFormat: 'strings',
     hash: 'string',
+    targetProcessName: 'strings',
+    grantedAccess: 'strings',
+    originalFileName: 'strings',
+    integrityLevel: 'strings',
+    logonId: 'strings',
     companyId: 'numbers',
   },
   orderable: ['ts', 'id'],
@@ -187,6 +191,9 @@ export function useFileDetail(sha256: string | null) {
 /** Where the browser downloads a stored file's bytes (a link, so the browser saves the file itself). */
 export const fileDownloadUrl = (sha256: string) =>
   endpointUrl(endpoints.events.warehouse.download.path, { id: sha256 });
+
+/** Where the browser downloads a mail message's original (`message/rfc822`). */
+export const mailOriginalUrl = (id: number) => endpointUrl(endpoints.events.mail.raw.path, { id });
 
 export function useProcessTree(request: ProcessTreeRequest | null) {
   return useQuery({

@@ -5,8 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { useEndpointEvent, type EndpointEventView, type StoredEvent } from '../api/investigation';
+import { endpointActionLabel, endpointCategoryLabel } from '../lib/codes';
+import { actionLabel } from '../lib/actions';
 import { accountLabel } from '../lib/summaries';
-import { HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
+import { CodeName, HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
 
 type Hashes = { md5: string | null; sha1: string | null; sha256: string | null };
 
@@ -42,7 +44,11 @@ export function EndpointEventDrawer({
       title={
         event ? (
           <Group gap="sm">
-            <Text fw={600}>{event.event.action ?? t('investigation.endpoint.drawerTitle')}</Text>
+            <Text fw={600}>
+              {actionLabel(t, event.event.action) ??
+                event.event.shipperAction ??
+                t('investigation.endpoint.drawerTitle')}
+            </Text>
             {event.event.outcome && <OutcomeBadge outcome={event.event.outcome} />}
           </Group>
         ) : null
@@ -55,8 +61,12 @@ export function EndpointEventDrawer({
             <KeyValues
               items={[
                 [t('investigation.common.time'), formatDate(row.ts, 'isoDateTimeSeconds')],
-                [t('investigation.endpoint.action'), event.event.action],
-                [t('investigation.endpoint.category'), event.event.category.join(', ')],
+                [
+                  t('investigation.endpoint.action'),
+                  event.event.action ? <CodeName code={event.event.action} name={endpointActionLabel} /> : null,
+                ],
+                [t('investigation.endpoint.shipperAction'), event.event.shipperAction],
+                [t('investigation.endpoint.category'), event.event.category.map(endpointCategoryLabel).join(', ')],
                 [t('investigation.endpoint.code'), event.event.code],
                 [t('investigation.endpoint.provider'), event.event.provider],
                 [t('investigation.endpoint.channel'), event.event.channel],
@@ -84,6 +94,7 @@ export function EndpointEventDrawer({
                     />
                   ) : null,
                 ],
+                [t('investigation.endpoint.logonId'), mono(event.user?.logonId)],
                 [t('investigation.endpoint.targetUser'), accountLabel(event.targetUser)],
                 [t('investigation.endpoint.group'), accountLabel(event.group)],
               ]}
@@ -98,6 +109,8 @@ export function EndpointEventDrawer({
                   [t('investigation.endpoint.executable'), mono(event.process.executable)],
                   [t('investigation.endpoint.commandLine'), mono(event.process.commandLine)],
                   [t('investigation.endpoint.processUser'), event.process.user],
+                  [t('investigation.endpoint.integrityLevel'), event.process.integrityLevel],
+                  [t('investigation.endpoint.originalFileName'), event.process.originalFileName],
                   [t('investigation.endpoint.entityId'), mono(event.process.entityId)],
                   ...hashItems(event.process.hash),
                   [
@@ -107,6 +120,7 @@ export function EndpointEventDrawer({
                       : null,
                   ],
                   [t('investigation.endpoint.parentCommandLine'), mono(event.process.parent?.commandLine)],
+                  [t('investigation.endpoint.parentUser'), event.process.parent?.user],
                 ]}
               />
               {event.host.name && (
@@ -123,12 +137,26 @@ export function EndpointEventDrawer({
               )}
             </Section>
           )}
+          {event.targetProcess && (
+            <Section title={t('investigation.endpoint.sections.targetProcess')} testId="section-target-process">
+              <KeyValues
+                items={[
+                  [t('investigation.endpoint.process'), event.targetProcess.name],
+                  ['PID', event.targetProcess.pid === null ? null : String(event.targetProcess.pid)],
+                  [t('investigation.endpoint.executable'), mono(event.targetProcess.executable)],
+                  [t('investigation.endpoint.grantedAccess'), mono(event.targetProcess.grantedAccess)],
+                  [t('investigation.endpoint.entityId'), mono(event.targetProcess.entityId)],
+                ]}
+              />
+            </Section>
+          )}
           {event.file && (
             <Section title={t('investigation.endpoint.sections.file')}>
               <KeyValues
                 items={[
                   [t('investigation.endpoint.filePath'), mono(event.file.path)],
                   [t('investigation.endpoint.fileName'), event.file.name],
+                  [t('investigation.endpoint.originalFileName'), event.file.originalFileName],
                   ...hashItems(event.file.hash),
                 ]}
               />

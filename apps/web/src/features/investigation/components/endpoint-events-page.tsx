@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';
 import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { endpointEventOf, endpointList, type StoredEvent } from '../api/investigation';
+import { endpointCategoryLabel } from '../lib/codes';
+import { actionLabel, actionOptions } from '../lib/actions';
 import { accountLabel, endpointSummary } from '../lib/summaries';
 import { EndpointEventDrawer, OutcomeBadge } from './endpoint-event-drawer';
 import { EventListPage } from './event-list-page';
@@ -14,18 +16,8 @@ import { HashFilter, Pivot, TimeRangeFilter, eventTimeColumn } from './shared';
 type Filters = typeof endpointList.filters;
 
 const HOUR = 3_600_000;
-const actions = [
-  'process-create',
-  'process-terminate',
-  'network-connection',
-  'file-create',
-  'registry-value-set',
-  'dns-query',
-  'logon',
-  'logon-failure',
-  'user-created',
-  'start',
-];
+/** Integrity levels as Windows names them, lowest first. */
+const integrityLevels = ['Untrusted', 'Low', 'Medium', 'MediumPlus', 'High', 'System', 'Protected'];
 
 interface TreeTarget {
   hostName: string;
@@ -97,10 +89,13 @@ export default function EndpointEventsPage() {
       {
         id: 'action',
         header: t('investigation.endpoint.action'),
-        width: '150px',
+        // Named actions ("Попытка соединения", "Connection attempted") are longer than the codes were.
+        width: '190px',
         render: (row) => {
           const event = endpointEventOf(row).event;
-          return stackCell(event.action ?? event.code ?? '—', event.category.join(', '));
+          // A sender's word outside the vocabulary is shown as it came.
+          const action = actionLabel(t, event.action) ?? event.shipperAction ?? event.code ?? '—';
+          return stackCell(action, event.category.map(endpointCategoryLabel).join(', '));
         },
       },
       {
@@ -156,7 +151,14 @@ export default function EndpointEventsPage() {
     { kind: 'tags', name: 'hostName', label: t('investigation.endpoint.host'), testId: 'filter-host' },
     { kind: 'tags', name: 'userName', label: t('investigation.endpoint.user') },
     { kind: 'tags', name: 'processName', label: t('investigation.endpoint.process') },
-    { kind: 'tags', name: 'action', label: t('investigation.endpoint.action'), suggestions: actions },
+    {
+      kind: 'choice',
+      name: 'action',
+      label: t('investigation.endpoint.action'),
+      options: actionOptions(t),
+      searchable: true,
+      testId: 'filter-action',
+    },
     {
       kind: 'choice',
       name: 'outcome',
@@ -166,6 +168,21 @@ export default function EndpointEventsPage() {
         label: t(`investigation.endpoint.outcomes.${value}`),
       })),
     },
+    { kind: 'tags', name: 'targetProcessName', label: t('investigation.endpoint.targetProcess') },
+    {
+      kind: 'tags',
+      name: 'grantedAccess',
+      label: t('investigation.endpoint.grantedAccess'),
+      placeholder: '0x1010',
+    },
+    { kind: 'tags', name: 'originalFileName', label: t('investigation.endpoint.originalFileName') },
+    {
+      kind: 'choice',
+      name: 'integrityLevel',
+      label: t('investigation.endpoint.integrityLevel'),
+      options: integrityLevels,
+    },
+    { kind: 'tags', name: 'logonId', label: t('investigation.endpoint.logonId'), placeholder: '0x3e7' },
     {
       kind: 'custom',
       name: 'hash',

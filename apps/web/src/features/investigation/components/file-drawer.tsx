@@ -8,6 +8,7 @@ import { formatDate } from '../../../lib/dates';
 import { usePermission } from '../../../lib/permissions';
 import { endpointEventsUrl, mailMessageUrl, withQuery } from '../../triage';
 import { fileDownloadUrl, useFileDetail } from '../api/investigation';
+import { endpointActionLabel } from '../lib/codes';
 import { formatBytes } from '../lib/summaries';
 import { HashValue, KeyValues, Section, useCompanyName, VerdictBadge } from './shared';
 
@@ -99,7 +100,12 @@ export function FileDrawer({ sha256, onClose }: { sha256: string | null; onClose
               ts: event.ts,
               to: endpointEventsUrl({ host_name: event.hostName ?? undefined, hash: file.sha256 }),
               label: event.hostName ?? '—',
-              details: [event.action, event.processName, event.filePath, event.userName],
+              details: [
+                event.action ? endpointActionLabel(event.action) : null,
+                event.processName,
+                event.filePath,
+                event.userName,
+              ],
             }))}
           />
           <Sightings

@@ -1,4 +1,4 @@
-import { detectedFileTypes } from '@vigil/contract';
+import { detectedFileTypes } from '@vigil/contract/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/list';

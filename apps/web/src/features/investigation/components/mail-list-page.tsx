@@ -57,7 +57,7 @@ export default function MailListPage() {
             '—'
           ) : (
             <span>
-              {all[0]!.address}
+              {all[0]!.address ?? all[0]!.name}
               {all.length > 1 && <span className="vigil-inv-dim"> +{all.length - 1}</span>}
             </span>
           );

@@ -1,6 +1,21 @@
 import './investigation.css';
-import { Anchor, Badge, Collapse, Group, Loader, Stack, Table, Tabs, Text, Title, UnstyledButton } from '@mantine/core';
-import { IconArrowLeft, IconChevronDown, IconChevronRight } from '@tabler/icons-react';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Collapse,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconAlertTriangle, IconArrowLeft, IconChevronDown, IconChevronRight, IconScissors } from '@tabler/icons-react';
+import { MAX_EVENT_STRING } from '@vigil/contract/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,23 +24,47 @@ import { JsonView } from '../../../components/ui/json-view';
 import { formatDate } from '../../../lib/dates';
 import { mailUrl, networkEventsUrl } from '../../triage';
 import { useMailMessage, type MailDetail, type MailMessageView } from '../api/investigation';
+import { attachmentsWithUrl, type MailAddressView } from '../lib/mail-view';
 import { formatBytes } from '../lib/summaries';
+import { MailHeaders } from './mail-headers';
 import { AuthPill, MailHtmlFrame } from './mail-parts';
 import { HashValue, KeyValues, Section, useCompanyName, VerdictBadge } from './shared';
 import { useRouteId } from '../../../lib/route-id';
 
-type Address = { address: string; name: string | null };
-
-function AddressList({ items }: { items: Address[] }) {
+function AddressList({ items }: { items: MailAddressView[] }) {
+  const { t } = useTranslation();
   if (items.length === 0) return null;
   return (
     <Group gap={6} wrap="wrap">
-      {items.map((item) => (
-        <Anchor key={item.address} component={Link} to={mailUrl({ search: item.address })} size="sm">
-          {item.name ? `${item.name} <${item.address}>` : item.address}
-        </Anchor>
-      ))}
+      {items.map((item, index) =>
+        item.address === null ? (
+          // A display name without an address (`DeBank <>`): the name is all the sender gave.
+          <Text key={`name-${index}`} size="sm" data-testid="address-without-mailbox">
+            {item.name}{' '}
+            <Text span size="xs" c="dimmed">
+              {t('investigation.mail.noAddress')}
+            </Text>
+          </Text>
+        ) : (
+          <Anchor key={`${item.address}-${index}`} component={Link} to={mailUrl({ search: item.address })} size="sm">
+            {item.name ? `${item.name} <${item.address}>` : item.address}
+          </Anchor>
+        ),
+      )}
     </Group>
+  );
+}
+
+/** Says that a body is cut where it is shown. */
+function TruncatedNotice({ kind }: { kind: 'text' | 'html' }) {
+  const { t, i18n } = useTranslation();
+  const limit = MAX_EVENT_STRING.toLocaleString(i18n.language);
+  return (
+    <Alert variant="light" color="yellow" icon={<IconScissors size={16} />} mb="sm" data-testid="body-truncated">
+      {kind === 'text'
+        ? t('investigation.mail.textTruncated', { limit })
+        : t('investigation.mail.htmlTruncated', { limit })}
+    </Alert>
   );
 }
 
@@ -40,6 +79,8 @@ function AuthenticationDetails({ detail }: { detail: MailDetail }) {
         <AuthPill method="spf" result={authentication.spf} />
         <AuthPill method="dkim" result={authentication.dkim} />
         <AuthPill method="dmarc" result={authentication.dmarc} />
+        {authentication.arc !== null && <AuthPill method="arc" result={authentication.arc} />}
+        {authentication.compauth !== null && <AuthPill method="compauth" result={authentication.compauth} />}
       </Group>
       {authentication.headers.length > 0 && (
         <>
@@ -82,43 +123,6 @@ function AuthenticationDetails({ detail }: { detail: MailDetail }) {
         </>
       )}
     </Section>
-  );
-}
-
-/** Every header the message keeps, Received chain included, in a list that opens on demand. */
-function HeaderList({ message }: { message: MailMessageView }) {
-  const { t } = useTranslation();
-  const format = (items: Address[]) => items.map((a) => (a.name ? `${a.name} <${a.address}>` : a.address)).join(', ');
-  const rows: Array<[string, string]> = [
-    ['From', message.from ? format([message.from]) : ''],
-    ['To', format(message.to)],
-    ['Cc', format(message.cc)],
-    ['Reply-To', format(message.replyTo)],
-    ['Subject', message.subject ?? ''],
-    ['Date', message.date ?? ''],
-    ['Message-ID', message.messageId ?? ''],
-    ['Return-Path', message.headers.returnPath ?? ''],
-    ['X-Mailer', message.headers.xMailer ?? ''],
-    ...message.headers.authenticationResults.map((value): [string, string] => ['Authentication-Results', value]),
-    ...message.headers.received.map((value): [string, string] => ['Received', value]),
-  ];
-  return (
-    <Table fz="xs" verticalSpacing={4} data-testid="mail-headers" aria-label={t('investigation.mail.headers')}>
-      <Table.Tbody>
-        {rows
-          .filter(([, value]) => value !== '')
-          .map(([name, value], index) => (
-            <Table.Tr key={index}>
-              <Table.Td w={190} c="dimmed" style={{ verticalAlign: 'top', whiteSpace: 'nowrap' }}>
-                {name}
-              </Table.Td>
-              <Table.Td className="vigil-inv-mono" style={{ overflowWrap: 'anywhere' }}>
-                {value}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-      </Table.Tbody>
-    </Table>
   );
 }
 
@@ -202,9 +206,11 @@ export default function MailMessagePage() {
           <Tabs.Tab value="raw">{t('investigation.common.raw')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="html" pt="md">
+          {message.htmlTruncated === true && <TruncatedNotice kind="html" />}
           {message.html && <MailHtmlFrame html={message.html} title={t('investigation.mail.htmlTitle')} />}
         </Tabs.Panel>
         <Tabs.Panel value="text" pt="md">
+          {message.textTruncated === true && <TruncatedNotice kind="text" />}
           {message.text ? (
             <pre className="vigil-mail-text" data-testid="mail-text">
               {message.text}
@@ -216,7 +222,7 @@ export default function MailMessagePage() {
           )}
         </Tabs.Panel>
         <Tabs.Panel value="headers" pt="md">
-          <HeaderList message={message} />
+          <MailHeaders detail={detail} message={message} />
         </Tabs.Panel>
         <Tabs.Panel value="raw" pt="md">
           <JsonView value={detail.raw} maxHeight={640} testId="raw-json" />
@@ -235,6 +241,11 @@ export default function MailMessagePage() {
                 <Table.Tr key={url.url}>
                   <Table.Td className="vigil-inv-mono" style={{ overflowWrap: 'anywhere' }}>
                     {url.url}
+                    {attachmentsWithUrl(url.url, detail.attachments, t('investigation.files.unnamed')).map((name) => (
+                      <Text key={name} size="xs" c="dimmed">
+                        {t('investigation.mail.inAttachment', { name })}
+                      </Text>
+                    ))}
                   </Table.Td>
                   <Table.Td w={150}>
                     {url.host && (
@@ -282,11 +293,32 @@ export default function MailMessagePage() {
                         {t('investigation.mail.inline')}
                       </Badge>
                     )}
+                    {attachment.doubleExtension && (
+                      <Tooltip label={t('investigation.mail.doubleExtensionHint')}>
+                        <Badge
+                          ml={6}
+                          size="xs"
+                          variant="filled"
+                          color="red"
+                          leftSection={<IconAlertTriangle size={10} />}
+                          data-testid="double-extension"
+                        >
+                          {t('investigation.mail.doubleExtension')}
+                        </Badge>
+                      </Tooltip>
+                    )}
                     <Text size="xs" c="dimmed">
                       {attachment.contentType}
                     </Text>
                   </Table.Td>
-                  <Table.Td>{attachment.detectedType}</Table.Td>
+                  <Table.Td>
+                    {attachment.detectedType}
+                    {attachment.urls.length > 0 && (
+                      <Text size="xs" c="dimmed">
+                        {t('investigation.mail.linksInside', { count: attachment.urls.length })}
+                      </Text>
+                    )}
+                  </Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(attachment.size, i18n.language)}</Table.Td>
                   <Table.Td maw={360}>
                     <HashValue value={attachment.sha256} />

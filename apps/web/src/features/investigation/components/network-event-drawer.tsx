@@ -5,6 +5,7 @@ import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { SeverityBadge } from '../../triage';
 import { useNetworkEvent, type NetworkEventView, type StoredEvent } from '../api/investigation';
+import { networkCodeLabel, type NetworkCodeKind } from '../lib/codes';
 import { formatBytes } from '../lib/summaries';
 import { EventTypeBadge, HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
 
@@ -24,6 +25,7 @@ export function NetworkEventDrawer({
   const companyName = useCompanyName();
   const ip = (value: string | null) => (value ? <Pivot value={value} onPivot={(v) => onFilter({ ip: v })} /> : null);
   const bytes = (value: number | null) => (value === null ? null : formatBytes(value, i18n.language));
+  const named = (kind: NetworkCodeKind, code: string | null) => (code === null ? null : networkCodeLabel(kind, code));
 
   return (
     <DetailDrawer
@@ -78,7 +80,7 @@ export function NetworkEventDrawer({
                   [t('investigation.network.signature'), event.alert.signature],
                   [t('investigation.network.signatureId'), String(event.alert.signatureId)],
                   [t('investigation.network.category'), event.alert.category],
-                  [t('investigation.network.action'), event.alert.action],
+                  [t('investigation.network.action'), named('alertAction', event.alert.action)],
                   [
                     t('investigation.network.priority'),
                     event.alert.severity === null ? null : String(event.alert.severity),
@@ -95,7 +97,7 @@ export function NetworkEventDrawer({
                 items={[
                   [t('investigation.network.query'), event.dns.rrname],
                   [t('investigation.network.recordType'), event.dns.rrtype],
-                  [t('investigation.network.dnsType'), event.dns.type],
+                  [t('investigation.network.dnsType'), named('dnsType', event.dns.type)],
                   [t('investigation.network.rcode'), event.dns.rcode],
                 ]}
               />
@@ -164,7 +166,7 @@ export function NetworkEventDrawer({
                   [t('investigation.network.fileName'), event.fileinfo.filename],
                   [t('investigation.network.magic'), event.fileinfo.magic],
                   [t('investigation.network.size'), bytes(event.fileinfo.size)],
-                  [t('investigation.network.state'), event.fileinfo.state],
+                  [t('investigation.network.state'), named('fileState', event.fileinfo.state)],
                   ['SHA-256', event.fileinfo.sha256 ? <HashValue value={event.fileinfo.sha256} /> : null],
                   ['SHA-1', event.fileinfo.sha1 ? <HashValue value={event.fileinfo.sha1} link={false} /> : null],
                   ['MD5', event.fileinfo.md5 ? <HashValue value={event.fileinfo.md5} link={false} /> : null],
@@ -187,8 +189,8 @@ export function NetworkEventDrawer({
                   ],
                   [t('investigation.network.started'), event.flow.start ? formatDate(event.flow.start) : null],
                   [t('investigation.network.ended'), event.flow.end ? formatDate(event.flow.end) : null],
-                  [t('investigation.network.state'), event.flow.state],
-                  [t('investigation.network.reason'), event.flow.reason],
+                  [t('investigation.network.state'), named('flowState', event.flow.state)],
+                  [t('investigation.network.reason'), named('flowReason', event.flow.reason)],
                 ]}
               />
             </Section>
@@ -198,7 +200,7 @@ export function NetworkEventDrawer({
             <Section title={t('investigation.network.sections.anomaly')}>
               <KeyValues
                 items={[
-                  [t('investigation.network.anomalyType'), event.anomaly.type],
+                  [t('investigation.network.anomalyType'), named('anomalyType', event.anomaly.type)],
                   [t('investigation.network.anomalyEvent'), event.anomaly.event],
                   [t('investigation.network.layer'), event.anomaly.layer],
                 ]}

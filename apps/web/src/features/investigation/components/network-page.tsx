@@ -4,6 +4,7 @@ import type { Column } from '../../../components/list';
 import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { severityPill, useTriageLabels } from '../../triage';
 import { networkEventOf, networkList, type StoredEvent } from '../api/investigation';
+import { networkCodeLabel, networkEventTypes } from '../lib/codes';
 import { networkSummary } from '../lib/summaries';
 import { EventListPage } from './event-list-page';
 import { NetworkEventDrawer } from './network-event-drawer';
@@ -11,7 +12,6 @@ import { EventTypeBadge, HashValue, Pivot, TimeRangeFilter, eventTimeColumn } fr
 
 type Filters = typeof networkList.filters;
 
-const eventTypes = ['alert', 'dns', 'http', 'tls', 'fileinfo', 'flow', 'anomaly'];
 const severities = ['critical', 'high', 'medium', 'low', 'info'] as const;
 const protocols = ['TCP', 'UDP', 'ICMP', 'IPv6-ICMP', 'SCTP'];
 const appProtocols = ['dns', 'http', 'tls', 'smtp', 'smb', 'ssh', 'ftp', 'krb5', 'dcerpc', 'rdp'];
@@ -73,7 +73,7 @@ export default function NetworkPage() {
         width: 'minmax(250px, 1fr)',
         render: (row) => {
           const event = networkEventOf(row);
-          const summary = networkSummary(event, i18n.language);
+          const summary = networkSummary(event, i18n.language, networkCodeLabel);
           return stackCell(summary.main || '—', summary.sha256 ? <HashValue value={summary.sha256} /> : summary.detail);
         },
       },
@@ -113,7 +113,7 @@ export default function NetworkPage() {
       kind: 'choice',
       name: 'eventType',
       label: t('investigation.network.type'),
-      options: eventTypes,
+      options: networkEventTypes.map((value) => ({ value, label: networkCodeLabel('eventType', value) })),
       testId: 'filter-event-type',
     },
     {

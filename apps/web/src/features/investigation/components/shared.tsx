@@ -8,9 +8,10 @@ import { useSignedInUser } from '../../../lib/session';
 
 export { DetailSection as Section, KeyValues } from '../../../components/list-page';
 import { filesUrl } from '../../triage';
-import { DateTimeInput } from '../../../lib/dates/date-time-input';
+import { DateTimeInput } from '../../../lib/dates/date-time-field';
 import type { Column } from '../../../components/list';
 import type { StoredEvent } from '../api/investigation';
+import { networkCodeLabel } from '../lib/codes';
 
 export type Verdict = 'malicious' | 'allowed' | 'unknown';
 
@@ -37,11 +38,22 @@ const typeColor: Record<string, string> = {
   anomaly: 'yellow',
 };
 
-/** An EVE event type as a coloured pill. */
+/** An EVE event type as a coloured pill, named in the interface language (the code stays in `data-type`). */
 export function EventTypeBadge({ type }: { type: string }) {
   return (
     <span className={`vigil-pill vigil-pill--${typeColor[type] ?? 'grey'}`} data-type={type}>
-      {type}
+      {networkCodeLabel('eventType', type)}
+    </span>
+  );
+}
+
+/** A code named in the interface language, the code itself beside it (what a filter takes); an unknown code alone. */
+export function CodeName({ code, name }: { code: string; name: (code: string) => string }) {
+  const named = name(code);
+  if (named === code) return <span className="vigil-inv-mono">{code}</span>;
+  return (
+    <span>
+      {named} <span className="vigil-inv-dim vigil-inv-mono">{code}</span>
     </span>
   );
 }

@@ -121,8 +121,17 @@ describe('endpointSummary', () => {
     timestamp: '2024-03-12T14:00:00Z',
     sourceFormat: 'ecs',
     host: { name: 'WS-1', ip: [], os: null },
-    event: { action: null, category: [], code: null, provider: null, channel: null, outcome: null },
+    event: {
+      action: null,
+      shipperAction: null,
+      category: [],
+      code: null,
+      provider: null,
+      channel: null,
+      outcome: null,
+    },
     process: null,
+    targetProcess: null,
     file: null,
     user: null,
     targetUser: null,
@@ -142,6 +151,8 @@ describe('endpointSummary', () => {
     parent: null,
     hash: { md5: null, sha1: null, sha256: null },
     user: null,
+    originalFileName: null,
+    integrityLevel: null,
   };
 
   it('a process start shows its command line', () => {
@@ -151,9 +162,11 @@ describe('endpointSummary', () => {
   });
 
   it('a file, registry value or connection shows what it touched', () => {
-    expect(endpointSummary(event({ process, file: { path: 'C:\\a.dll', name: 'a.dll', hash: process.hash } }))).toBe(
-      'C:\\a.dll',
-    );
+    expect(
+      endpointSummary(
+        event({ process, file: { path: 'C:\\a.dll', name: 'a.dll', hash: process.hash, originalFileName: null } }),
+      ),
+    ).toBe('C:\\a.dll');
     expect(
       endpointSummary(
         event({ registry: { path: 'HKLM\\Run\\x', hive: 'HKLM', key: 'Run', value: 'x', data: 'c:\\x.exe' } }),
@@ -164,6 +177,19 @@ describe('endpointSummary', () => {
         event({ network: { srcIp: '10.0.0.1', srcPort: 5000, destIp: '2001:db8::1', destPort: 443, protocol: 'tcp' } }),
       ),
     ).toBe('10.0.0.1:5000 → [2001:db8::1]:443');
+  });
+
+  it('a process opened by another shows the target and the access granted', () => {
+    const targetProcess = {
+      pid: 684,
+      name: 'lsass.exe',
+      executable: 'C:\\Windows\\System32\\lsass.exe',
+      entityId: null,
+      grantedAccess: '0x1010',
+    };
+    expect(
+      endpointSummary(event({ event: { ...event({}).event, action: 'process-access' }, process, targetProcess })),
+    ).toBe('→ C:\\Windows\\System32\\lsass.exe (0x1010)');
   });
 });
 

@@ -34,8 +34,20 @@ export interface NetworkSummary {
   sha256: string | null;
 }
 
-/** The one-line summary of a network event by its type: DNS query and answers, HTTP request, TLS, file, alert. */
-export function networkSummary(event: NetworkEventView, language = 'en'): NetworkSummary {
+/** The kinds of code a network summary names (the groups of `investigation.network.values`). */
+export type NetworkCodeKind = 'flowState' | 'flowReason' | 'anomalyType';
+
+/**
+ * The one-line summary of a network event by its type: DNS query and answers, HTTP request, TLS, file,
+ * alert. `label` names the codes it shows (a flow's state and why it ended, an anomaly's kind) in the
+ * interface language; by default they stay as they came.
+ */
+export function networkSummary(
+  event: NetworkEventView,
+  language = 'en',
+  label: (kind: NetworkCodeKind, code: string) => string = (_kind, code) => code,
+): NetworkSummary {
+  const named = (kind: NetworkCodeKind, code: string | null | undefined) => (code ? label(kind, code) : null);
   const none: NetworkSummary = { main: '', detail: null, sha256: null };
   const join = (parts: Array<string | null | undefined>, separator = ' ') =>
     parts.filter((part): part is string => typeof part === 'string' && part !== '').join(separator);
@@ -85,21 +97,33 @@ export function networkSummary(event: NetworkEventView, language = 'en'): Networ
       if (!flow) return none;
       return {
         main: `↑ ${formatBytes(flow.bytesToserver, language)}  ↓ ${formatBytes(flow.bytesToclient, language)}`,
-        detail: join([flow.state, flow.reason], ' · ') || null,
+        detail: join([named('flowState', flow.state), named('flowReason', flow.reason)], ' · ') || null,
         sha256: null,
       };
     }
     case 'anomaly': {
       const anomaly = event.anomaly;
-      return anomaly ? { main: join([anomaly.event, anomaly.type], ' · '), detail: anomaly.layer, sha256: null } : none;
+      return anomaly
+        ? {
+            main: join([anomaly.event, named('anomalyType', anomaly.type)], ' · '),
+            detail: anomaly.layer,
+            sha256: null,
+          }
+        : none;
     }
     default:
       return none;
   }
 }
 
-/** The one-line summary of an endpoint event: what it touched (command line, file, registry, network, DNS, account). */
+/** The one-line summary of an endpoint event: what it touched (target process, command line, file, registry, network, DNS, account). */
 export function endpointSummary(event: EndpointEventView): string {
+  // Events stored before the target process was read have none (undefined).
+  const target = event.targetProcess;
+  if (target && (target.executable ?? target.name)) {
+    const access = target.grantedAccess ? ` (${target.grantedAccess})` : '';
+    return `→ ${target.executable ?? target.name}${access}`;
+  }
   if (event.process?.commandLine && /process|start|exec|create/i.test(event.event.action ?? '')) {
     return event.process.commandLine;
   }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrandMark } from '../../../components/ui/brand-mark';
-import { endpoints } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import { call } from '../../../lib/http';
 import { changeLanguage, currentLanguage, languages } from '../../../lib/i18n';
 import { retryUntilAvailable, SYSTEM_UPDATE_RETRY_MS } from '../lib/system-update';

@@ -1,4 +1,4 @@
-import { MAINTENANCE_RETRY_AFTER_SECONDS } from '@vigil/contract';
+import { MAINTENANCE_RETRY_AFTER_SECONDS } from '@vigil/contract/client';
 import { useSyncExternalStore } from 'react';
 import { isSystemUpdating, onHttpEvent } from '../../../lib/http';
 

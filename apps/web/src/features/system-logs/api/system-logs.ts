@@ -1,4 +1,5 @@
-import { endpoints, type SystemLog as SystemLogWire } from '@vigil/contract';
+import type { SystemLog as SystemLogWire } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
 import type { Camelize } from '../../../lib/http';
 import type { ListDefinition } from '../../../lib/list';
 
@@ -21,33 +22,3 @@ export const systemLogList = {
   pageSizes: [25, 50, 100, 200],
   defaultPageSize: 50,
 } as const satisfies ListDefinition<Record<string, 'string' | 'strings' | 'numbers'>>;
-
-/** Actions the server records, offered as filter suggestions (any other value can be typed). */
-export const knownActions = [
-  'login',
-  'login_failed',
-  'login_refused',
-  'logout',
-  'lock',
-  'unlock',
-  'two_factor_passed',
-  'two_factor_failed',
-  'enable_two_factor',
-  'disable_two_factor',
-  'reset_two_factor',
-  'password_change',
-  'password_reset',
-  'activate',
-  'create',
-  'update',
-  'update_profile',
-  'delete',
-  'archive',
-  'restore',
-  'impersonate',
-  'impersonate_end',
-  'create_token',
-  'revoke_token',
-];
-
-export const knownObjectTypes = ['user', 'role', 'unit', 'company', 'session', 'sso_settings'];

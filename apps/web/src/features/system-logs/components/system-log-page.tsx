@@ -3,6 +3,12 @@ import { IconChevronRight } from '@tabler/icons-react';
 import type { SystemLog as SystemLogWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  auditActionLabel,
+  auditActions,
+  auditObjectLabel,
+  auditObjectTypes,
+} from '../../../components/audit/audit-labels';
 import { ChangesTable } from '../../../components/audit/changes-table';
 import type { Column } from '../../../components/list';
 import {
@@ -14,7 +20,7 @@ import {
   type FilterField,
 } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
-import { knownActions, knownObjectTypes, systemLogList, type SystemLog } from '../api/system-logs';
+import { systemLogList, type SystemLog } from '../api/system-logs';
 
 type Filters = typeof systemLogList.filters;
 
@@ -37,7 +43,8 @@ export default function SystemLogPage() {
       name: 'action',
       label: t('systemLogs.action'),
       placeholder: t('systemLogs.any'),
-      suggestions: knownActions,
+      suggestions: auditActions,
+      describe: auditActionLabel,
       maxTags: 50,
       testId: 'filter-action',
     },
@@ -46,7 +53,8 @@ export default function SystemLogPage() {
       name: 'objectType',
       label: t('systemLogs.objectType'),
       placeholder: t('systemLogs.any'),
-      suggestions: knownObjectTypes,
+      suggestions: auditObjectTypes,
+      describe: auditObjectLabel,
       maxTags: 50,
     },
   ];
@@ -83,7 +91,11 @@ export default function SystemLogPage() {
         header: t('systemLogs.action'),
         width: '170px',
         sortField: 'action',
-        render: (log) => <span className="vigil-pill vigil-pill--outline vigil-table__badge">{log.action}</span>,
+        render: (log) => (
+          <span className="vigil-pill vigil-pill--outline vigil-table__badge" data-action={log.action}>
+            {auditActionLabel(log.action)}
+          </span>
+        ),
       },
       {
         id: 'object',
@@ -92,7 +104,7 @@ export default function SystemLogPage() {
         sortField: 'object_type',
         render: (log) => (
           <>
-            <span className="vigil-cell-dimmed">{log.objectType}</span>
+            <span className="vigil-cell-dimmed">{auditObjectLabel(log.objectType)}</span>
             {log.objectRepr !== null && <span className="vigil-table__object"> {log.objectRepr}</span>}
           </>
         ),
@@ -152,9 +164,9 @@ export default function SystemLogPage() {
         title={
           open && (
             <Group gap="sm">
-              <span className="vigil-pill vigil-pill--outline">{open.action}</span>
+              <span className="vigil-pill vigil-pill--outline">{auditActionLabel(open.action)}</span>
               <Text fw={600}>
-                {open.objectType}
+                {auditObjectLabel(open.objectType)}
                 {open.objectRepr !== null && ` ${open.objectRepr}`}
               </Text>
             </Group>

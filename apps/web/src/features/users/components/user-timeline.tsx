@@ -3,6 +3,7 @@ import { IconSearch } from '@tabler/icons-react';
 import type { SystemLog as SystemLogWire } from '@vigil/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { auditActionLabel, auditObjectLabel } from '../../../components/audit/audit-labels';
 import { ChangesTable } from '../../../components/audit/changes-table';
 import { LoadError } from '../../../components/list';
 import { formatDate } from '../../../lib/dates';
@@ -75,10 +76,10 @@ export function UserTimeline({ userId, kind }: { userId: number; kind: 'timeline
               title={
                 <Group gap="xs" wrap="wrap">
                   <Badge variant="default" radius="sm" tt="none" className="vigil-table__badge">
-                    {entry.action}
+                    {auditActionLabel(entry.action)}
                   </Badge>
                   <Text size="sm" c="dimmed">
-                    {entry.objectType}
+                    {auditObjectLabel(entry.objectType)}
                   </Text>
                   {entry.objectRepr && <Text size="sm">{entry.objectRepr}</Text>}
                 </Group>

@@ -1,5 +1,6 @@
 import { alerts } from './en/alerts';
 import { dashboard } from './en/dashboard';
+import { endpointActions } from './en/endpoint-actions';
 import { graph } from './en/graph';
 import { incidents } from './en/incidents';
 import { list } from './en/list';
@@ -32,6 +33,9 @@ export const en = {
     failed: 'The changes could not be saved. Try again.',
     failedWithStatus: 'The changes were not accepted (the server answered {{status}}).',
   },
+  dates: {
+    entryPlaceholder: 'YYYY-MM-DD hh:mm',
+  },
   languages: { en: 'English', ru: 'Русский' },
   startup: {
     failedTitle: 'Vigil could not be reached',
@@ -41,6 +45,8 @@ export const en = {
     somethingWrong: 'Something wrong happened',
     backendAnswered: 'Backend answered with {{status}}',
     network: 'The server could not be reached. Check the connection and try again.',
+    invalidTitle: 'Not accepted',
+    invalidMessage: 'The server did not accept what was sent. Check the values and try again.',
     chunkTitle: 'A new version of Vigil is available',
     chunkMessage: 'Part of the console could not be loaded. Reload the page to continue.',
     renderTitle: 'This page failed',
@@ -132,6 +138,11 @@ export const en = {
   notFound: {
     title: 'Page not found',
     message: 'There is no page at this address. Check the link, or start again from the start page.',
+  },
+  unavailable: {
+    title: 'This section is not available yet',
+    message:
+      '“{{section}}” is part of Vigil but has not been built yet. Nothing is wrong with your account or with the link: the page will open here once the section is ready.',
   },
   start: {
     emptyTitle: 'Welcome to Vigil',
@@ -580,6 +591,7 @@ export const en = {
   alerts,
   incidents,
   investigation,
+  endpointActions,
   dashboard,
   graph,
 };

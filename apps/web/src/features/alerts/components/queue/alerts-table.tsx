@@ -1,5 +1,5 @@
 import { Button, Stack, Text } from '@mantine/core';
-import { alertSources } from '@vigil/contract';
+import { alertSources } from '@vigil/contract/client';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { VirtualTable, type Column } from '../../../../components/list';

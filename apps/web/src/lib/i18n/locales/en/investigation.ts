@@ -1,3 +1,5 @@
+import { endpointValues, networkValues } from './event-values';
+
 /** English texts of the `investigation` namespace (see ../en.ts). */
 export const investigation = {
   title: 'Investigation',
@@ -97,6 +99,7 @@ export const investigation = {
     anomalyType: 'Kind',
     anomalyEvent: 'Event',
     layer: 'Layer',
+    values: networkValues,
   },
   endpoint: {
     title: 'Endpoint events',
@@ -127,6 +130,7 @@ export const investigation = {
       network: 'Network',
       registry: 'Registry',
       dns: 'DNS',
+      targetProcess: 'Target process',
       eventData: 'Event data',
     },
     category: 'Category',
@@ -150,6 +154,14 @@ export const investigation = {
     registryValue: 'Value',
     registryData: 'Data',
     answers: 'Answers',
+    categories: endpointValues.categories,
+    shipperAction: "Sender's action",
+    logonId: 'Logon ID',
+    integrityLevel: 'Integrity level',
+    originalFileName: 'Original file name',
+    parentUser: 'Parent runs as',
+    targetProcess: 'Target process',
+    grantedAccess: 'Granted access',
   },
   tree: {
     title: 'Process tree of {{host}}',
@@ -208,6 +220,21 @@ export const investigation = {
     attachmentsCount: 'Attachments: {{count}}',
     noAttachments: 'The message has no attachments.',
     inline: 'inline',
+    noAddress: '(no address)',
+    textTruncated:
+      'The plain text is longer than {{limit}} characters, and only its start is kept here. Links were taken from all of it; the original message holds it whole.',
+    htmlTruncated:
+      'The message body is longer than {{limit}} characters, and only its start is kept here. Links were taken from all of it; the original message holds it whole.',
+    allHeaders: 'Every header of the message, in the order it arrived: {{count}}',
+    selectedHeaders: 'This message was stored before all headers were kept: the main ones are shown.',
+    original: 'Original message',
+    downloadOriginal: 'Download the original (.eml, {{size}})',
+    originalNeedsPrivilege: 'Downloading the original needs the “Mail content” privilege.',
+    originalNotKept: 'The original of this message was not kept: it arrived before originals were kept.',
+    doubleExtension: 'double extension',
+    doubleExtensionHint: 'The name hides the real type of the file behind a harmless-looking extension.',
+    linksInside: 'Links inside: {{count}}',
+    inAttachment: 'in attachment {{name}}',
   },
   files: {
     title: 'Files',

@@ -9,6 +9,16 @@ export const triage = {
     duplicate: 'Duplicate',
   },
   source: { network: 'Network', endpoint: 'Endpoint', mail: 'Mail' },
+  observableKind: {
+    ip: 'IP address',
+    host: 'Host',
+    user: 'User',
+    domain: 'Domain',
+    url: 'URL',
+    hash: 'Hash',
+    file: 'File',
+    email: 'Email address',
+  },
   incidentStatus: {
     open: 'Open',
     investigating: 'Investigating',

@@ -91,6 +91,6 @@ export const dashboard: Translation<typeof english> = {
     pending: 'Ещё ждут: {{count}}',
     notYet: 'Пока нет',
   },
-  sources: { network: 'Сеть', endpoint: 'Конечные точки', mail: 'Почта' },
+  sources: { network: 'Сеть', endpoint: 'Хосты', mail: 'Почта' },
   units: { day: 'д', hour: 'ч', minute: 'мин', second: 'с' },
 };

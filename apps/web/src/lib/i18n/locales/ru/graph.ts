@@ -5,7 +5,7 @@ import type { graph as english } from '../en/graph';
 export const graph: Translation<typeof english> = {
   title: 'Граф',
   subtitle:
-    'Узлы, учётные записи, адреса, имена, файлы и письма, которых касается алерт или инцидент, и связи между ними.',
+    'Хосты, учётные записи, адреса, имена, файлы и письма, которых касается алерт или инцидент, и связи между ними.',
   picker: {
     label: 'Граф для',
     alert: 'Алерт',
@@ -36,7 +36,7 @@ export const graph: Translation<typeof english> = {
   kinds: {
     alert: 'Алерт',
     incident: 'Инцидент',
-    host: 'Узел',
+    host: 'Хост',
     user: 'Пользователь',
     ip: 'IP-адрес',
     domain: 'Домен',
@@ -66,7 +66,7 @@ export const graph: Translation<typeof english> = {
     recipient: 'получатель',
     link: 'ссылка в тексте',
     attachment: 'вложение',
-    has_address: 'адрес узла',
+    has_address: 'адрес хоста',
   },
   edgeLabel: '{{kind}} × {{count}}',
   panel: {
@@ -101,7 +101,7 @@ export const graph: Translation<typeof english> = {
       ip: 'Сетевые события этого адреса',
       domain: 'Сетевые события с этим доменом',
       url: 'Сетевые события с этим URL',
-      host: 'События этого узла',
+      host: 'События этого хоста',
       user: 'События этого пользователя',
       process: 'События этого процесса',
       file: 'События с этим файлом',

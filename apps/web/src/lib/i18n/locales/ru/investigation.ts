@@ -1,5 +1,6 @@
 import type { Translation } from '../../types';
 import type { investigation as english } from '../en/investigation';
+import { endpointValues, networkValues } from './event-values';
 
 /** Russian texts of the `investigation` namespace. */
 export const investigation: Translation<typeof english> = {
@@ -100,6 +101,7 @@ export const investigation: Translation<typeof english> = {
     anomalyType: 'Вид',
     anomalyEvent: 'Событие',
     layer: 'Уровень',
+    values: networkValues,
   },
   endpoint: {
     title: 'События хостов',
@@ -130,6 +132,7 @@ export const investigation: Translation<typeof english> = {
       network: 'Сеть',
       registry: 'Реестр',
       dns: 'DNS',
+      targetProcess: 'Целевой процесс',
       eventData: 'Данные события',
     },
     category: 'Категория',
@@ -153,6 +156,14 @@ export const investigation: Translation<typeof english> = {
     registryValue: 'Параметр',
     registryData: 'Значение',
     answers: 'Ответы',
+    categories: endpointValues.categories,
+    shipperAction: 'Действие по данным отправителя',
+    logonId: 'ID сеанса входа',
+    integrityLevel: 'Уровень целостности',
+    originalFileName: 'Исходное имя файла',
+    parentUser: 'Родитель запущен от имени',
+    targetProcess: 'Целевой процесс',
+    grantedAccess: 'Предоставленный доступ',
   },
   tree: {
     title: 'Дерево процессов {{host}}',
@@ -211,6 +222,21 @@ export const investigation: Translation<typeof english> = {
     attachmentsCount: 'Вложений: {{count}}',
     noAttachments: 'В письме нет вложений.',
     inline: 'встроено',
+    noAddress: '(без адреса)',
+    textTruncated:
+      'Текст письма длиннее {{limit}} символов, и здесь сохранено только его начало. Ссылки извлечены из всего текста; целиком он есть в исходном письме.',
+    htmlTruncated:
+      'Тело письма длиннее {{limit}} символов, и здесь сохранено только его начало. Ссылки извлечены из всего тела; целиком оно есть в исходном письме.',
+    allHeaders: 'Все заголовки письма в порядке получения: {{count}}',
+    selectedHeaders: 'Письмо сохранено до того, как стали храниться все заголовки: показаны основные.',
+    original: 'Исходное письмо',
+    downloadOriginal: 'Скачать исходное письмо (.eml, {{size}})',
+    originalNeedsPrivilege: 'Чтобы скачать исходное письмо, нужна привилегия «Содержимое писем».',
+    originalNotKept: 'Исходное письмо не сохранено: оно поступило до того, как исходные письма начали храниться.',
+    doubleExtension: 'двойное расширение',
+    doubleExtensionHint: 'Имя прячет настоящий тип файла за безобидным на вид расширением.',
+    linksInside: 'Ссылок внутри: {{count}}',
+    inAttachment: 'во вложении {{name}}',
   },
   files: {
     title: 'Файлы',

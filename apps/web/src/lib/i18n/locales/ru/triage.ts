@@ -4,7 +4,7 @@ import type { triage as english } from '../en/triage';
 /** Russian texts shared by the triage pages. */
 export const triage: Translation<typeof english> = {
   severity: { info: 'Инфо', low: 'Низкая', medium: 'Средняя', high: 'Высокая', critical: 'Критическая' },
-  alertStatus: { new: 'Новое', in_progress: 'В работе', resolved: 'Решено', closed: 'Закрыто' },
+  alertStatus: { new: 'Новый', in_progress: 'В работе', resolved: 'Решён', closed: 'Закрыт' },
   resolution: {
     true_positive: 'Подтверждённая угроза',
     false_positive: 'Ложное срабатывание',
@@ -12,6 +12,16 @@ export const triage: Translation<typeof english> = {
     duplicate: 'Дубликат',
   },
   source: { network: 'Сеть', endpoint: 'Хосты', mail: 'Почта' },
+  observableKind: {
+    ip: 'IP-адрес',
+    host: 'Хост',
+    user: 'Пользователь',
+    domain: 'Домен',
+    url: 'URL',
+    hash: 'Хеш',
+    file: 'Файл',
+    email: 'Почтовый адрес',
+  },
   incidentStatus: {
     open: 'Открыт',
     investigating: 'Расследуется',
@@ -20,7 +30,7 @@ export const triage: Translation<typeof english> = {
     closed: 'Закрыт',
   },
   taskStatus: { todo: 'К выполнению', in_progress: 'В работе', done: 'Готово' },
-  unassigned: 'Не назначено',
+  unassigned: 'Без исполнителя',
   me: 'Я',
   timeRange: {
     label: 'Время',

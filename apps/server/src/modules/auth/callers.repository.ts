@@ -1,24 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Permission } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import type { Actor } from '../../http/actor';
+import { liveSession } from '../sessions/sessions.repository';
+import { touchSession } from '../sessions/sessions.service';
+import { hashToken } from './tokens';
 
-/** How long a session lives without use, and at most. */
-export const SESSION_IDLE_SECONDS = 12 * 60 * 60;
-export const SESSION_ABSOLUTE_SECONDS = 7 * 24 * 60 * 60;
+// Who is calling: the user (and administrator acting as it) behind a session token or an API key.
+// Sessions themselves are written by the sessions module.
+
 /** last_seen_at is written at most this often per session, to keep reads cheap. */
 const TOUCH_EVERY_SECONDS = 60;
-
-/** A random secret for a cookie, a link or an API key (256 bits, URL-safe). */
-export function newToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/** What the database keeps of a secret: its SHA-256, so a leaked table opens nothing. */
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 interface AccessRow {
   user_id: number;
@@ -69,36 +61,12 @@ function passwordExpiredSql(rules: PasswordRules): SqlFragment {
   return sql`(u.password_must_change OR ${tooOld})`;
 }
 
-export interface SessionInfo {
-  ip: string | null;
-  userAgent: string;
-  impersonatorId?: number | null;
-  /** For an impersonation session: the administrator's own session, resumed afterwards. */
-  parentSessionId?: string | null;
-  twoFactorPassed: boolean;
-}
-
-/** Starts a session and returns its secret token (only its hash is stored). */
-export async function createSession(db: Queryable, userId: number, info: SessionInfo): Promise<string> {
-  const token = newToken();
-  await db.query(sql`
-    INSERT INTO sessions (id, user_id, impersonator_id, parent_session_id, expires_at, ip, user_agent, two_factor_passed)
-    VALUES (${hashToken(token)}, ${userId}, ${info.impersonatorId ?? null}, ${info.parentSessionId ?? null},
-            now() + make_interval(secs => ${SESSION_ABSOLUTE_SECONDS}), ${info.ip}, ${info.userAgent.slice(0, 500)},
-            ${info.twoFactorPassed})`);
-  return token;
-}
-
 /** A caller recognised from a credential, with the allow-list its requests must come from. */
 export interface ResolvedCaller {
   actor: Actor;
   /** Addresses or ranges the person at the keyboard may work from (empty: anywhere). */
   ipWhitelist: string[];
 }
-
-/** Condition on alias `s` for a session that can still be used. */
-export const liveSession = sql`s.ended_at IS NULL AND s.expires_at > now()
-  AND s.last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`;
 
 /**
  * The caller behind a session token, or null when the session is unknown, ended, expired or idle
@@ -129,7 +97,7 @@ export async function resolveSession(
       AND (s.impersonator_id IS NULL OR imp.archived_at IS NULL)`);
   const row = rows[0];
   if (!row) return null;
-  if (row.stale) await db.query(sql`UPDATE sessions SET last_seen_at = now() WHERE id = ${id}`);
+  if (row.stale) await touchSession(db, id);
   return {
     actor: {
       userId: row.user_id,
@@ -173,24 +141,6 @@ export async function resolveApiToken(db: Queryable, token: string): Promise<Res
     },
     ipWhitelist: row.ip_whitelist,
   };
-}
-
-export async function endSession(db: Queryable, sessionId: string): Promise<void> {
-  await db.query(sql`UPDATE sessions SET ended_at = now() WHERE id = ${sessionId} AND ended_at IS NULL`);
-}
-
-/** Ends every open session of a user except `keep` (null: all of them). Answers how many ended. */
-export async function endUserSessions(db: Queryable, userId: number, keep: string | null): Promise<number> {
-  const { rowCount } = await db.query(sql`
-    UPDATE sessions SET ended_at = now()
-    WHERE user_id = ${userId} AND ended_at IS NULL AND expires_at > now()
-      ${keep ? sql`AND id <> ${keep}` : sql``}`);
-  return rowCount;
-}
-
-/** Records that this session has passed two-factor authentication. */
-export async function markTwoFactorPassed(db: Queryable, sessionId: string): Promise<void> {
-  await db.query(sql`UPDATE sessions SET two_factor_passed = true WHERE id = ${sessionId}`);
 }
 
 /** The administrator's own session an impersonation session returns to. */
