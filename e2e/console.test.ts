@@ -40,6 +40,8 @@ describe('the signed-in console', () => {
   afterEach(async () => {
     await context.close();
     expect(pageErrors).toEqual([]);
+    // The console works under its own Content-Security-Policy: the browser refused nothing.
+    expect(consoleMessages.filter((message) => message.text.includes('Content Security Policy'))).toEqual([]);
   });
 
   /** Signs in as the administrator (through the API, inside the page) and opens the system log. */
@@ -51,6 +53,39 @@ describe('the signed-in console', () => {
   }
 
   const notifications = () => page.getByTestId('notification');
+
+  it('serves its pages under a Content-Security-Policy that forbids framing, and works under it', async () => {
+    const violations: string[] = [];
+    await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        (window as unknown as { reportViolation: (text: string) => void }).reportViolation(
+          `${location.pathname}: ${event.violatedDirective} ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`,
+        );
+      });
+    });
+    const login = await page.goto(`${server.url}/login`);
+    expect(login?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(login?.headers()['x-frame-options']).toBe('DENY');
+    await signInInPage(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+    for (const deepLink of [SYSTEM_LOG, '/dashboard', '/profile']) {
+      const answer = await page.goto(`${server.url}${deepLink}`);
+      expect(answer?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await page.getByTestId('current-user').waitFor();
+    }
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByTestId('dashboard-grid').waitFor();
+    await page.locator('[data-testid="widget-loading"]').first().waitFor({ state: 'detached' });
+    expect(violations).toEqual([]);
+
+    // Another site cannot show the console in a frame: the browser puts its error page there.
+    const framing = await browser.newPage();
+    await framing.setContent(`<iframe src="${server.url}/login"></iframe>`, { waitUntil: 'load' });
+    const frame = framing.frames()[1];
+    expect(frame?.url()).not.toContain(server.url);
+    expect(await frame?.locator('#root > *').count()).toBe(0);
+    await framing.close();
+  });
 
   it('answers an unknown API path with a JSON 404', async () => {
     const response = await fetch(`${server.url}/api/unknown`);

@@ -119,6 +119,20 @@ describe('signing in to a freshly installed console', () => {
     expect(new URL(page.url()).pathname).toBe('/otp');
     await screenshot(page, 'otp-dark-en');
 
+    // The language can be switched before the code: kept in this browser, the profile untouched
+    // (the server lets a half-signed-in session change nothing of the account).
+    const errorsBefore = consoleErrors.length;
+    const profileWrites: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/users/me/') && request.method() !== 'GET') profileWrites.push(request.method());
+    });
+    await page.getByTestId('language-ru').click();
+    await page.getByRole('heading', { name: 'Двухфакторная проверка' }).waitFor();
+    await page.getByTestId('language-en').click();
+    await page.getByRole('heading', { name: 'Two-factor check' }).waitFor();
+    expect(profileWrites).toEqual([]);
+    expect(consoleErrors.slice(errorsBefore)).toEqual([]);
+
     // A wrong code is refused and said so.
     await paste(page, '.vigil-code__box', '000000');
     await page.getByTestId('otp-error').waitFor();

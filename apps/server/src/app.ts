@@ -40,6 +40,7 @@ import { registerSso } from './modules/sso/sso.routes';
 import { registerUnits } from './modules/units/units.routes';
 import { registerMe } from './modules/users/me.routes';
 import { registerUsers } from './modules/users/users.routes';
+import { installSecurityHeaders } from './modules/web/security-headers';
 import { registerWeb } from './modules/web/web.routes';
 import { registerWidgets } from './modules/widgets/widgets.routes';
 
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installSecurityHeaders(app);
   installErrorHandling(app);
   await app.register(fastifyCookie);
   // Maintenance answers 423 before anyone is looked up.

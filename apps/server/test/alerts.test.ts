@@ -187,11 +187,21 @@ describe('alert API', () => {
       action: { action: 'remove_tags', tags: ['triage'] },
     });
     expect(removed.body.updated).toBe(ids.length);
-    const assigned = await admin.post<{ updated: number }>('/api/alerts/bulk/', {
+    // Alerts go only to a user who works on their company, as they do one at a time (PATCH).
+    const toStranger = await admin.post<{ updated: number }>('/api/alerts/bulk/', {
       filter: { company_id: beta },
       action: { action: 'assign', assignee_id: analystId },
     });
+    expect(toStranger.body.updated).toBe(0);
+    const assigned = await admin.post<{ updated: number }>('/api/alerts/bulk/', {
+      filter: {},
+      action: { action: 'assign', assignee_id: analystId },
+    });
     expect(assigned.body.updated).toBeGreaterThan(0);
+    const byCompany = await t.db.query<{ company_id: number; n: number }>(
+      sql`SELECT company_id, count(*)::int AS n FROM alerts WHERE assignee_id = ${analystId} GROUP BY company_id`,
+    );
+    expect(byCompany.rows.map((r) => Number(r.company_id))).toEqual([alpha]);
     expect(
       (await analyst.post('/api/alerts/bulk/', { ids, filter: {}, action: { action: 'add_tags', tags: ['x'] } }))
         .status,

@@ -57,6 +57,11 @@ describe('turning two-factor on', () => {
     });
     let row = await userRow<{ otp_secret: string | null; otp_pending_secret: string | null }>(t.db, user.id);
     expect(row).toMatchObject({ otp_secret: null, otp_pending_secret: secret });
+    // A GET changes nothing the second time: the same pending secret until it is confirmed.
+    const updatedAt = (await userRow<{ updated_at: Date }>(t.db, user.id)).updated_at;
+    const again = await client.get<OtpSecret>('/api/users/otp/secret/generate/');
+    expect(again.body).toEqual(generated.body);
+    expect((await userRow<{ updated_at: Date }>(t.db, user.id)).updated_at).toEqual(updatedAt);
 
     const missing = await client.post<Errors>('/api/users/otp/secret/save/', {});
     expect(missing.status).toBe(400);
@@ -75,6 +80,10 @@ describe('turning two-factor on', () => {
     expect(ok.body).toEqual({ two_factor_enabled: true });
     row = await userRow(t.db, user.id);
     expect(row).toMatchObject({ otp_secret: secret, otp_pending_secret: null });
+    // Once confirmed, the next request makes a new secret (to move to another device).
+    const next = await client.get<OtpSecret>('/api/users/otp/secret/generate/');
+    expect(next.body.secret).not.toBe(secret);
+    expect((await userRow(t.db, user.id)).otp_secret).toBe(secret);
     expect(await auditActions(t.db, user.id)).toContain('enable_two_factor');
     // The session that turned it on stays usable.
     expect((await client.post('/api/sessions/count/', {})).status).toBe(200);
@@ -92,6 +101,24 @@ describe('turning two-factor on', () => {
 });
 
 describe('signing in with two-factor', () => {
+  it('refuses a password change before the code is given: a stolen password alone takes nothing', async () => {
+    const { user, client: owner } = await withTwoFactor('rhea');
+    const thief = t.client();
+    await thief.signIn('rhea', user.password);
+    const taken = await thief.post<Detail>('/api/users/password/change/', {
+      old_password: user.password,
+      new_password: 'Stolen-password-91',
+      new_password_retry: 'Stolen-password-91',
+    });
+    expect(taken.status).toBe(403);
+    expect(taken.body.code).toBe('two_factor_required');
+    // The owner's session is still signed in and the password is still the owner's.
+    expect((await owner.post('/api/sessions/count/', {})).status).toBe(200);
+    const again = t.client();
+    expect((await again.post('/api/auth/', { username: 'rhea', password: user.password })).status).toBe(200);
+    expect(await auditActions(t.db, user.id)).not.toContain('password_change');
+  });
+
   it('keeps the session in the reduced app until the code is given', async () => {
     const { user, secret, usedCode } = await withTwoFactor('quinn');
     const client = t.client();
@@ -129,16 +156,18 @@ describe('signing in with two-factor', () => {
     expect((await other.post('/api/sessions/count/', {})).status).toBe(403);
   });
 
-  it('allows signing out and changing the password before the code is given', async () => {
+  it('allows signing out before the code is given, and nothing of the account (not even a bad change)', async () => {
     const { user } = await withTwoFactor('rosa');
     const client = t.client();
     await client.signIn('rosa', user.password);
-    const change = await client.post<Errors>('/api/users/password/change/', {
+    const change = await client.post<Detail>('/api/users/password/change/', {
       old_password: 'wrong',
       new_password: 'x',
       new_password_retry: 'y',
     });
-    expect(change.status).toBe(400);
+    // Refused for the state of the session before the body is looked at.
+    expect(change.status).toBe(403);
+    expect(change.body.code).toBe('two_factor_required');
     expect((await client.delete('/api/auth/')).status).toBe(200);
   });
 

@@ -63,6 +63,36 @@ describe('serving the web app', () => {
     expect((await t.client().get('/alerts')).headers.get('cache-control')).toBe('no-cache');
   });
 
+  it('sends the security headers: no page of the console can be framed, sniffed or load foreign code', async () => {
+    const pages = [
+      await t.client().get('/'),
+      await t.client().get('/alerts'),
+      await t.client().get('/settings/users/12'),
+      await t.client().request('GET', '/api/activate/some-token/', {
+        headers: { accept: 'text/html', 'x-requested-with': '' },
+      }),
+    ];
+    for (const page of pages) {
+      expect(page.headers.get('content-type')).toMatch(/text\/html/);
+      const policy = page.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("object-src 'none'");
+      expect(policy).not.toMatch(/script-src[^;]*unsafe/);
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
+    }
+    const asset = await t.client().get('/assets/app-1234.js');
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    const api = await t.client().get('/api/health/');
+    expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(api.headers.get('x-frame-options')).toBe('DENY');
+    // The API reference keeps its own, stricter policy.
+    const docs = await t.client().get('/api/docs/');
+    expect(docs.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+  });
+
   it('answers JSON 404 for unknown API paths and missing files', async () => {
     for (const route of ['/api/unknown/', '/api/alerts/999/nothing', '/api']) {
       const answer = await t.client().get<{ detail: string }>(route);

@@ -153,4 +153,95 @@ describe('matchers', () => {
     const history = await admin.get<{ history: { action: string }[] }>(`/api/alerts/${hit}/`);
     expect(history.body.history.map((h) => h.action)).toEqual(['raise', 'matcher']);
   });
+
+  it('check alert actions with the rules of the API, when saved and again when they run', async () => {
+    const alphaAnalyst = await buildUser(t.db, { username: 'alpha-analyst', companyId: alpha });
+    const betaAnalyst = await buildUser(t.db, { username: 'beta-analyst', companyId: beta });
+    const incidentOf = async (company: number) =>
+      Number(
+        (
+          await t.db.query<{ id: number }>(
+            sql`INSERT INTO incidents (company_id, title, severity) VALUES (${company}, 'Case', 'low') RETURNING id`,
+          )
+        ).rows[0]!.id,
+      );
+    const alphaIncident = await incidentOf(alpha);
+    const betaIncident = await incidentOf(beta);
+    type Errors = { errors: Record<string, string[]> };
+
+    // The same change by hand is refused: an alpha alert cannot go to a beta analyst.
+    const [byHand] = (await raise(t.db, [buildDetection(alpha, { ruleId: '7000', ip: '198.51.100.1' })])).created;
+    const patched = await admin.patch<Errors>(`/api/alerts/${byHand}/`, { assignee_id: betaAnalyst.id });
+    expect(patched.status).toBe(400);
+
+    // Saving: refused with field errors, by staff who see both companies too.
+    const foreign = await admin.post<Errors>('/api/matchers/', {
+      name: 'Foreign hands',
+      company_id: alpha,
+      conditions: { rule_id: ['7001'] },
+      actions: [
+        { type: 'add_tag', tag: 'ok' },
+        { type: 'assign', assignee_id: betaAnalyst.id },
+        { type: 'add_to_incident', incident_id: betaIncident },
+      ],
+    });
+    expect(foreign.status).toBe(400);
+    expect(Object.keys(foreign.body.errors).sort()).toEqual(['actions.1.assignee_id', 'actions.2.incident_id']);
+    // A matcher for every company can assign only to someone who works on every company, and can
+    // add to an incident only when it is limited to that incident's company.
+    const everywhere = await admin.post<Errors>('/api/matchers/', {
+      name: 'Everywhere',
+      all_companies: true,
+      conditions: {},
+      actions: [
+        { type: 'assign', assignee_id: alphaAnalyst.id },
+        { type: 'add_to_incident', incident_id: alphaIncident },
+      ],
+    });
+    expect(Object.keys(everywhere.body.errors ?? {}).sort()).toEqual([
+      'actions.0.assignee_id',
+      'actions.1.incident_id',
+    ]);
+    const limited = await admin.post<Matcher>('/api/matchers/', {
+      name: 'Alpha only',
+      all_companies: true,
+      conditions: { company_id: [alpha], rule_id: ['7009'] },
+      actions: [
+        { type: 'assign', assignee_id: alphaAnalyst.id },
+        { type: 'add_to_incident', incident_id: alphaIncident },
+      ],
+    });
+    expect(limited.status).toBe(201);
+
+    // Running: a matcher whose user or incident no longer fits (moved since it was saved) does not
+    // act, and says why; it never records "applied" for what it did not do.
+    const saved = await alphaAdmin.post<Matcher>('/api/matchers/', {
+      name: 'Hand to the analyst',
+      conditions: { rule_id: ['7001'] },
+      actions: [
+        { type: 'assign', assignee_id: alphaAnalyst.id },
+        { type: 'add_to_incident', incident_id: alphaIncident },
+        { type: 'add_tag', tag: 'handed' },
+      ],
+    });
+    expect(saved.status).toBe(201);
+    // Changing the matcher now to the beta analyst or incident is refused as at creation.
+    const repointed = await alphaAdmin.patch<Errors>(`/api/matchers/${saved.body.id}/`, {
+      actions: [{ type: 'assign', assignee_id: betaAnalyst.id }],
+    });
+    expect(repointed.status).toBe(400);
+    await t.db.query(sql`UPDATE users SET company_id = ${beta} WHERE id = ${alphaAnalyst.id}`);
+    await t.db.query(sql`UPDATE incidents SET company_id = ${beta} WHERE id = ${alphaIncident}`);
+    const [alert] = (await raise(t.db, [buildDetection(alpha, { ruleId: '7001', ip: '198.51.100.2' })])).created;
+    const after = await admin.get<Alert>(`/api/alerts/${alert}/`);
+    expect(after.body).toMatchObject({ assignee_id: null, incident_id: null, tags: ['handed'] });
+    const taken = await alphaAdmin.post<{ results: CommittedAction[] }>('/api/matchers/actions/check/?ordering=id', {
+      alert_id: alert,
+    });
+    expect(taken.body.results.map((a) => [a.action, a.outcome, a.reason])).toEqual([
+      ['assign', 'skipped', 'No such user can work on this alert.'],
+      ['add_to_incident', 'skipped', "No such incident in the alert's company."],
+      ['add_tag', 'applied', null],
+    ]);
+  });
 });

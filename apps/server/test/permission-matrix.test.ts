@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { actionsOf, findResourceKind, resourceKinds } from '@vigil/contract';
+import { actionsOf, endpointEntries, findResourceKind, resourceKinds, type AuthState } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
 import type { GuardedRoute } from '../src/http/actor';
@@ -11,7 +11,9 @@ import { buildCompany, buildUser, startTestApp, type TestApp } from './helpers/t
  * The permission matrix: every API route that names a permission is tried by a user who holds
  * exactly that permission (allowed: never 401/403), by a user who holds every other permission
  * but that one (403), and — for routes on one object — by the allowed user on another company's
- * object (404). List routes never show another company's rows. New routes join automatically.
+ * object (404). List routes never show another company's rows. A session that is only half signed
+ * in (before its one-time code, or with an expired password) reaches nothing but the reduced app.
+ * New routes join automatically.
  */
 
 let t: TestApp;
@@ -38,6 +40,26 @@ const expectedPublic = new Set([
   'GET /api/openapi.json',
   'GET /api/docs/',
 ]);
+
+/**
+ * The reduced app: what a session answers before its one-time code is given (and while its
+ * password is expired) — signing in and out, the code step, the current user, activation links
+ * and single sign-on — and what it answers only while the password is expired: the password change.
+ */
+const reducedApp = new Set([
+  'GET /api/auth/',
+  'POST /api/auth/',
+  'DELETE /api/auth/',
+  'POST /api/auth/otp/',
+  'DELETE /api/auth/impersonate/',
+  'GET /api/users/me/',
+  'GET /api/activate/:token/',
+  'POST /api/activate/:token/',
+  'GET /api/sso/providers/',
+  'GET /api/sso/login/',
+  'GET /api/sso/callback/',
+]);
+const whilePasswordExpired = new Set(['POST /api/users/password/change/', 'POST /api/users/sso/password/change/']);
 
 /**
  * Routes that also need the caller to see every company (provider staff): their holder is a
@@ -219,6 +241,63 @@ describe('permission matrix', () => {
       expect(answer.status, `${route.method} ${route.url}`).toBe(401);
     }
   });
+
+  it('declares the reduced app as the short list above, and registers every declared endpoint', () => {
+    const declared = endpointEntries().map(({ spec }) => spec);
+    const flagged = (state: true | 'password_expired') =>
+      declared.filter((spec) => spec.reducedApp === state).map((spec) => `${spec.method} ${spec.path}`);
+    expect(new Set(flagged(true))).toEqual(reducedApp);
+    expect(new Set(flagged('password_expired'))).toEqual(whilePasswordExpired);
+    const registered = new Set(t.app.guardedRoutes.map((r) => `${r.method} ${r.url}`));
+    for (const spec of declared)
+      expect(registered, `${spec.method} ${spec.path}`).toContain(`${spec.method} ${spec.path}`);
+  });
+
+  it('refuses a half-signed-in session everywhere outside the reduced app, whatever it may do otherwise', async () => {
+    // A superuser of every company: any refusal is the session's state, never a missing permission.
+    const walk = async (state: 'two_factor_required' | 'password_expired', client: TestClient) => {
+      const anonymous = t.client();
+      const failures: string[] = [];
+      for (const { spec } of endpointEntries()) {
+        const key = `${spec.method} ${spec.path}`;
+        const opens = reducedApp.has(key) || (state === 'password_expired' && whilePasswordExpired.has(key));
+        if (opens) continue;
+        const path = spec.path.replace(/:\w+/g, '1');
+        const options = spec.method === 'GET' ? {} : { body: {} };
+        const answer = await client.request<{ code?: string }>(spec.method, path, options);
+        if ('public' in spec.access) {
+          // Open to anyone: the half-signed-in session gets exactly what a stranger gets.
+          const stranger = await anonymous.request(spec.method, path, options);
+          if (answer.status !== stranger.status)
+            failures.push(`${key}: ${answer.status}, a stranger ${stranger.status}`);
+        } else if (answer.status !== 403 || answer.body.code !== state) {
+          failures.push(`${key}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    };
+
+    const pending = await buildUser(t.db, { username: 'matrix-otp-pending', companyId: provider, allCompanies: true });
+    await t.db.query(
+      sql`UPDATE users SET is_superuser = true, otp_secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' WHERE id = ${pending.id}`,
+    );
+    const beforeCode = t.client();
+    const signIn = await beforeCode.post<AuthState>('/api/auth/', {
+      username: pending.username,
+      password: pending.password,
+    });
+    expect(signIn.body.user).toMatchObject({ two_factor_passed: false });
+    await walk('two_factor_required', beforeCode);
+    // Still half signed in: nothing above let it further.
+    expect((await beforeCode.get<AuthState>('/api/auth/')).body.user).toMatchObject({ two_factor_passed: false });
+
+    const expired = await buildUser(t.db, { username: 'matrix-expired', companyId: provider, allCompanies: true });
+    await t.db.query(sql`UPDATE users SET is_superuser = true, password_must_change = true WHERE id = ${expired.id}`);
+    const mustChange = t.client();
+    await mustChange.signIn(expired.username, expired.password);
+    expect((await mustChange.get<AuthState>('/api/auth/')).body.user).toMatchObject({ password_expired: true });
+    await walk('password_expired', mustChange);
+  }, 120_000);
 
   // Signs in up to three clients per guarded route (180 s limit: room on a loaded machine).
   it('allows the holder of exactly the permission, refuses everyone else with 403, and hides other tenants', async () => {

@@ -170,6 +170,55 @@ describe('users administration', () => {
     expect(escalate.body.detail).toMatch(/incidents:view/);
   });
 
+  it('does not let an administrator change a user who holds what it does not', async () => {
+    // A user of the administrator's own company, stronger in one permission the administrator lacks.
+    const stronger = await buildUser(t.db, {
+      username: 'incident-lead',
+      companyId: alpha,
+      permissions: [{ basename: 'incidents', actions: ['view', 'change'] }],
+    });
+    const attempts = [
+      () => alphaAdmin.patch<Errors>(`/api/users/${stronger.id}/`, { email: 'attacker@evil.example' }),
+      () => alphaAdmin.put<Errors>(`/api/users/${stronger.id}/`, { ip_whitelist: ['198.51.100.7'] }),
+      () => alphaAdmin.patch<Errors>(`/api/users/${stronger.id}/`, { role_ids: [] }),
+      () =>
+        alphaAdmin.post<Errors>(`/api/users/${stronger.id}/change_privileged_settings/`, {
+          privileged_settings: { api_tokens: true },
+        }),
+      () => alphaAdmin.delete<Errors>('/api/users/', { ids: [stronger.id] }),
+      () => alphaAdmin.post<Errors>(`/api/users/${stronger.id}/unlock/`),
+    ];
+    for (const attempt of attempts) {
+      const answer = await attempt();
+      expect(answer.status).toBe(403);
+      expect(answer.body.detail).toMatch(/incidents:view/);
+    }
+    const row = (
+      await t.db.query<{ email: string | null; archived_at: Date | null }>(
+        sql`SELECT email, archived_at FROM users WHERE id = ${stronger.id}`,
+      )
+    ).rows[0]!;
+    expect(row).toEqual({ email: null, archived_at: null });
+
+    // A user who also sees another company is as much out of reach.
+    const wider = await buildUser(t.db, { username: 'two-companies', companyId: alpha, extraCompanies: [beta] });
+    const widened = await alphaAdmin.patch<Errors>(`/api/users/${wider.id}/`, { email: 'wider@evil.example' });
+    expect(widened.status).toBe(403);
+    expect(widened.body.detail).toMatch(/companies you do not/);
+
+    // A user who holds only part of what the administrator holds is the administrator's to change.
+    const weaker = await buildUser(t.db, {
+      username: 'log-reader',
+      companyId: alpha,
+      permissions: [{ basename: 'system_logs', actions: ['view'] }],
+    });
+    const changed = await alphaAdmin.patch<User>(`/api/users/${weaker.id}/`, { email: 'reader@alpha.example' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.email).toBe('reader@alpha.example');
+    // And anyone may be changed by a superuser.
+    expect((await admin.patch(`/api/users/${stronger.id}/`, { email: 'lead@alpha.example' })).status).toBe(200);
+  });
+
   it('lists with search, filters, ordering and paging, and counts', async () => {
     const list = await alphaAdmin.post<ListAnswer<User>>('/api/users/check/?ordering=-username', {});
     expect(list.status).toBe(200);

@@ -20,6 +20,9 @@ export type EndpointAccess =
   /** A signed-in caller holding this permission. */
   | { readonly permission: { readonly basename: string; readonly action: string } };
 
+/** Which half-signed-in states an endpoint answers in (see `EndpointSpec.reducedApp`). */
+export type ReducedAppStates = true | 'password_expired';
+
 /** An answer that is not JSON (a file, a CSV export, a stream of live events, a redirect). */
 export interface RawAnswer {
   readonly raw: true;
@@ -49,8 +52,13 @@ export interface EndpointSpec {
   /** Group in the API reference (usually the resource's basename). */
   readonly tag: string;
   readonly access: EndpointAccess;
-  /** Answers even before two-factor sign-in is complete or while the password is expired. */
-  readonly reducedApp?: boolean;
+  /**
+   * Answers a session that is only half signed in (the reduced app). `true`: before the one-time
+   * code of the sign-in is given, and while the password is expired; `'password_expired'`: only in
+   * the second state (the code given, the password still to be replaced). Every endpoint without
+   * it refuses both states (403 `two_factor_required` / `password_expired`).
+   */
+  readonly reducedApp?: ReducedAppStates;
   /** Authenticated by an ingest key (`Authorization: Bearer …`) instead of a user. */
   readonly ingestKey?: boolean;
   /** Answers while the server is in maintenance (everything else answers 423 then). */

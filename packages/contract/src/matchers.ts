@@ -95,7 +95,10 @@ export const committedActionSchema = z.object({
   alert_title: z.string().nullable(),
   action: z.string(),
   params: z.record(z.string(), z.unknown()),
-  outcome: z.enum(['applied', 'queued']),
+  /** applied: the alert was changed; queued: a job sends it; skipped: refused for this alert (see `reason`). */
+  outcome: z.enum(['applied', 'queued', 'skipped']),
+  /** Why a skipped action was not done. */
+  reason: z.string().nullable(),
   job_id: z.number().int().nullable(),
   created_at: z.string(),
 });

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { hashPassword } from '../modules/auth/passwords';
 import { validatePasswordPolicy } from '../modules/auth/password-policy';
+import { revocationEpochOf } from '../modules/auth/revocation.repository';
 import { recordAudit } from '../modules/audit/audit.service';
 import { findCompanyByName, providerCompany } from '../modules/companies/companies.repository';
 import { findRoleByName } from '../modules/roles/roles.repository';
@@ -86,6 +87,8 @@ export async function resetPassword(
       companyId: user.company_id,
     });
   });
+  // The user's sessions and token ended: running server processes stop accepting them now.
+  await revocationEpochOf(db)?.bump();
   return chosen;
 }
 

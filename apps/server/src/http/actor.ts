@@ -1,5 +1,6 @@
+import type { ReducedAppStates } from '@vigil/contract';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { forbidden, unauthorized } from './errors';
+import { forbidden, HttpError, unauthorized } from './errors';
 import type { TenantScope } from './tenancy';
 
 /** Who is calling: resolved once per request from the session cookie or an API token. */
@@ -40,8 +41,8 @@ declare module 'fastify' {
     permission?: RoutePermission;
     /** Open to callers who are not signed in (sign-in, health, activation). */
     public?: boolean;
-    /** Usable before two-factor is passed and while the password is expired (the reduced app). */
-    reducedApp?: boolean;
+    /** Which half-signed-in states the route answers in (the reduced app; see `halfSignedInRefusal`). */
+    reducedApp?: ReducedAppStates;
   }
 }
 
@@ -49,6 +50,23 @@ declare module 'fastify' {
 export function can(actor: Actor, basename: string, action: string): boolean {
   if (actor.isSuperuser) return true;
   return actor.permissions.get(basename)?.has(action) ?? false;
+}
+
+export const twoFactorRequired = () =>
+  new HttpError(403, 'Enter the one-time code from your authenticator app first.', 'two_factor_required');
+export const passwordExpired = () =>
+  new HttpError(403, 'Your password has expired; choose a new one first.', 'password_expired');
+
+/**
+ * The one rule for a session that is only half signed in: before the one-time code of the sign-in
+ * is given only routes flagged `reducedApp: true` answer; while the password is expired, also those
+ * flagged `'password_expired'`. Every other route is refused with the state the session is in. A
+ * fully signed-in caller (or an API key, which has no such states) is never refused here.
+ */
+export function halfSignedInRefusal(actor: Actor, reducedApp: ReducedAppStates | undefined): HttpError | null {
+  if (!actor.twoFactorPassed) return reducedApp === true ? null : twoFactorRequired();
+  if (actor.passwordExpired) return reducedApp ? null : passwordExpired();
+  return null;
 }
 
 /** The signed-in caller, or 401. */

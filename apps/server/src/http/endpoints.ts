@@ -64,7 +64,7 @@ function accessConfig(spec: EndpointSpec): FastifyContextConfig {
   const config: FastifyContextConfig = { endpoint: spec };
   if ('public' in spec.access) config.public = true;
   if ('permission' in spec.access) config.permission = { ...spec.access.permission };
-  if (spec.reducedApp) config.reducedApp = true;
+  if (spec.reducedApp) config.reducedApp = spec.reducedApp;
   if (spec.openDuringMaintenance) config.maintenanceOpen = true;
   return config;
 }

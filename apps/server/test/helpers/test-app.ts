@@ -16,6 +16,8 @@ export const ADMIN = { username: 'admin', password: 'Admin-password-1' } as cons
 export interface TestApp {
   url: string;
   db: Database;
+  /** Connection URL of the server database (TEST_DATABASE_URL runs), for a second server process. */
+  databaseUrl: string | undefined;
   app: FastifyInstance;
   config: Config;
   /** A new client with its own cookies. */
@@ -50,6 +52,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     url,
     db: database.db,
+    databaseUrl: database.url,
     app,
     config,
     client: () => new TestClient(url),

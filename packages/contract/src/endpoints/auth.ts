@@ -130,10 +130,12 @@ export const authEndpoints = {
     method: 'POST',
     path: '/api/users/password/change/',
     summary: 'Change one’s own password',
-    description: 'Every other session of the user ends; this one stays.',
+    description:
+      'Every other session of the user ends; this one stays. Open while the password is expired, never before ' +
+      'the one-time code of the sign-in is given.',
     tag: account,
     access: signedIn,
-    reducedApp: true,
+    reducedApp: 'password_expired',
     body: passwordChangeSchema,
     responses: { 200: authStateSchema },
   }),

@@ -88,7 +88,7 @@ export const ssoEndpoints = {
     summary: 'The provider page where one changes one’s password',
     tag,
     access: signedIn,
-    reducedApp: true,
+    reducedApp: 'password_expired',
     responses: { 200: ssoPasswordChangeAnswerSchema },
   }),
   passwordReset: endpoint({

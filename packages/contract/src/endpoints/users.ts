@@ -44,7 +44,6 @@ const profileChange = {
   description: 'Changes the caller’s own profile fields and answers the whole current user.',
   tag,
   access: signedIn,
-  reducedApp: true,
   body: profileUpdateSchema,
   responses: { 200: currentUserSchema },
 } as const;

@@ -1,17 +1,30 @@
 import type { AlertBulk } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
-import { tenantCondition, type TenantScope } from '../../http/tenancy';
+import { inScope, tenantCondition, type TenantScope } from '../../http/tenancy';
 import { auditRecordsFrom, type AuditContext } from '../audit/audit.service';
 import { alertWhere } from './alerts.repository';
 
-/** Whether a user may be given alerts of `companyId`: one of its own, or staff who can see it. */
+/**
+ * The companies whose alerts (and incidents) a user may be given: its own and those granted to it,
+ * or all of them for staff who see every company. Null when there is no such user. This is the one
+ * rule of who can work on what, whoever hands the work out: a person, a bulk action or a matcher.
+ */
+export async function assignableCompanies(db: Queryable, userId: number): Promise<TenantScope | null> {
+  const { rows } = await db.query<{ all_companies: boolean; company_ids: number[] }>(sql`
+    SELECT u.all_companies,
+           ARRAY[u.company_id] || COALESCE((SELECT array_agg(uc.company_id) FROM user_companies uc
+                                            WHERE uc.user_id = u.id), '{}') AS company_ids
+    FROM users u WHERE u.id = ${userId}`);
+  const row = rows[0];
+  if (!row) return null;
+  return { companies: row.all_companies ? 'all' : row.company_ids.map(Number) };
+}
+
+/** Whether a user may be given alerts of `companyId` (any company when null): see `assignableCompanies`. */
 export async function assignable(db: Queryable, userId: number, companyId: number | null): Promise<boolean> {
-  const { rows } = await db.query(sql`
-    SELECT 1 FROM users u WHERE u.id = ${userId} AND (
-      ${companyId}::int8 IS NULL OR u.company_id = ${companyId}::int8 OR u.all_companies
-      OR EXISTS (SELECT 1 FROM user_companies uc WHERE uc.user_id = u.id AND uc.company_id = ${companyId}::int8))`);
-  return rows.length > 0;
+  const reach = await assignableCompanies(db, userId);
+  return reach !== null && (companyId === null || inScope(reach, companyId));
 }
 
 /** Whether a user may be given alerts of any company in a scope: a user of one of them, or staff who see all. */
@@ -28,13 +41,25 @@ export interface BulkChanged {
   ids: number[];
 }
 
+/** What the service checked of a bulk action: the incident it adds to, the companies its assignee works on. */
+export interface CheckedBulkTargets {
+  incident: { company_id: number; id: number } | null;
+  /** For `assign` to a user: only alerts of these companies are given to that user. */
+  assigneeReach: TenantScope | null;
+}
+
 /** The SET clause and the "would change" condition of one (already checked) bulk action over alias `a`. */
-function actionSql(action: AlertBulk['action'], incident: { company_id: number; id: number } | null) {
+function actionSql(action: AlertBulk['action'], checked: CheckedBulkTargets) {
+  const { incident } = checked;
   switch (action.action) {
     case 'assign':
       return {
         set: sql`assignee_id = ${action.assignee_id}::int8`,
-        changed: sql`a.assignee_id IS DISTINCT FROM ${action.assignee_id}::int8`,
+        // Alerts of a company the assignee does not work on stay as they are.
+        changed: sql.and([
+          sql`a.assignee_id IS DISTINCT FROM ${action.assignee_id}::int8`,
+          ...(checked.assigneeReach ? [tenantCondition(checked.assigneeReach, sql`a.company_id`)] : []),
+        ]),
       };
     case 'set_status': {
       const final = action.status === 'resolved' || action.status === 'closed';
@@ -70,19 +95,19 @@ function actionSql(action: AlertBulk['action'], incident: { company_id: number; 
  * UPDATE … WHERE for all of them (rows that would not change are skipped), one audit record per
  * company listing the action, the selection and the count, and one narrow row per alert in
  * alert_bulk_changes so each alert's history shows the bulk record — all in a single statement.
- * The action has been checked by the caller; `incident` is the checked target of add_to_incident.
+ * The action has been checked by the caller, which hands over what it checked (`CheckedBulkTargets`).
  */
 export async function bulkUpdateAlerts(
   tx: Queryable,
   scope: TenantScope,
   context: AuditContext,
   request: AlertBulk,
-  incident: { company_id: number; id: number } | null,
+  checked: CheckedBulkTargets,
 ): Promise<BulkChanged[]> {
   const selection: SqlFragment = request.ids
     ? sql.and([tenantCondition(scope, sql`a.company_id`), sql`a.id = ANY(${request.ids}::int8[])`])
     : alertWhere(request.filter ?? {}, scope);
-  const { set, changed } = actionSql(request.action, incident);
+  const { set, changed } = actionSql(request.action, checked);
   const described = JSON.stringify({
     action: request.action,
     ...(request.ids ? { ids: request.ids.length > 1000 ? `${request.ids.length} ids` : request.ids } : {}),

@@ -1,11 +1,12 @@
 import type { AlertBulk, AlertComment, AlertUpdate } from '@vigil/contract';
-import type { Database } from '../../db/database';
+import type { Database, Queryable } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
+import { inScope, seesAllCompanies, type TenantScope } from '../../http/tenancy';
 import { recordAudit, type AuditContext } from '../audit/audit.service';
-import { addTimeline, findIncident, refreshIncidents } from '../incidents/incidents.repository';
+import { addTimeline, findIncident, findIncidentIn, refreshIncidents } from '../incidents/incidents.repository';
 import { liveEvents, type LiveBus, type LiveEvent } from '../live/live.bus';
-import { assignable, assignableInScope, bulkUpdateAlerts } from './alerts.bulk.repository';
+import { assignableCompanies, assignableInScope, bulkUpdateAlerts } from './alerts.bulk.repository';
 import {
   auditedFields,
   findAlert,
@@ -24,6 +25,31 @@ export {
   type AlertIncidentLink,
   type MatchedAlertChange,
 } from './alerts.pipeline.repository';
+
+/**
+ * The checks an alert change passes whoever makes it — a person (PATCH), a bulk action or a matcher
+ * (when it is saved and again each time it runs). Each answers why the change cannot be made, or null.
+ */
+export const alertChangeRules = {
+  /**
+   * Alerts are given only to a user who works on the alert's company. `companies` are those of the
+   * alerts the change may reach (one alert's, or every company a matcher may match: 'all').
+   */
+  async assignee(db: Queryable, userId: number, companies: TenantScope['companies']): Promise<string | null> {
+    const reach = await assignableCompanies(db, userId);
+    const works =
+      reach !== null && (companies === 'all' ? seesAllCompanies(reach) : companies.every((id) => inScope(reach, id)));
+    return works ? null : 'No such user can work on this alert.';
+  },
+  /** Alerts join only an incident of their own company (so the change may reach one company only). */
+  async incident(db: Queryable, incidentId: number, companies: TenantScope['companies']): Promise<string | null> {
+    const [companyId, ...others] = companies === 'all' ? [] : new Set(companies);
+    if (companyId === undefined || others.length > 0) {
+      return 'An incident gathers alerts of its own company only: this change would reach other companies too.';
+    }
+    return (await findIncidentIn(db, companyId, incidentId)) ? null : "No such incident in the alert's company.";
+  },
+};
 
 /** Triage of alerts: each change in one transaction with its audit record, live updates after commit. */
 export class AlertsService {
@@ -56,8 +82,8 @@ export class AlertsService {
         patch.resolution = null;
       }
       if (input.assignee_id !== undefined && input.assignee_id !== null) {
-        if (!(await assignable(tx, input.assignee_id, before.company_id)))
-          throw ValidationError.field('assignee_id', 'No such user can work on this alert.');
+        const refusal = await alertChangeRules.assignee(tx, input.assignee_id, [before.company_id]);
+        if (refusal) throw ValidationError.field('assignee_id', refusal);
       }
       const after = await updateAlert(tx, before, patch);
       await recordAudit(tx, audit, {
@@ -102,9 +128,15 @@ export class AlertsService {
     const outcome = await this.db.transaction(async (tx) => {
       const action = request.action;
       let incident: { company_id: number; id: number } | null = null;
+      let assigneeReach: TenantScope | null = null;
       if (action.action === 'assign') {
-        if (action.assignee_id !== null && !(await assignableInScope(tx, action.assignee_id, actor.scope)))
-          throw ValidationError.field('action.assignee_id', 'No such user.');
+        if (action.assignee_id !== null) {
+          if (!(await assignableInScope(tx, action.assignee_id, actor.scope)))
+            throw ValidationError.field('action.assignee_id', 'No such user.');
+          // The rule of `alertChangeRules.assignee` over the whole selection: only alerts of the
+          // companies the user works on are given to it.
+          assigneeReach = await assignableCompanies(tx, action.assignee_id);
+        }
       } else if (action.action === 'set_status') {
         const final = action.status === 'resolved' || action.status === 'closed';
         if (final && !action.resolution)
@@ -116,7 +148,7 @@ export class AlertsService {
         if (!found) throw ValidationError.field('action.incident_id', 'No such incident.');
         incident = { company_id: found.company_id, id: found.id };
       }
-      const changed = await bulkUpdateAlerts(tx, actor.scope, audit, request, incident);
+      const changed = await bulkUpdateAlerts(tx, actor.scope, audit, request, { incident, assigneeReach });
       const updated = changed.reduce((sum, r) => sum + r.n, 0);
       const live: LiveEvent[] = changed.map((r) => ({
         type: 'alert.updated',

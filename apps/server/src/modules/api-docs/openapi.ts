@@ -99,7 +99,8 @@ function operationOf(name: string, spec: EndpointSpec): JsonSchema {
   if ('permission' in spec.access) operation['x-permission'] = { ...spec.access.permission };
   if (spec.ingestKey) operation.security = [{ ingestKey: [] }];
   else if ('public' in spec.access) operation.security = [];
-  if (spec.reducedApp) operation['x-before-two-factor'] = true;
+  if (spec.reducedApp === true) operation['x-before-two-factor'] = true;
+  if (spec.reducedApp) operation['x-while-password-expired'] = true;
   if (spec.body) {
     operation.requestBody = isRawBody(spec.body)
       ? {

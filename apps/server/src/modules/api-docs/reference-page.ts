@@ -32,6 +32,13 @@ function accessText(operation: Json): string {
   return 'Any signed-in user';
 }
 
+/** When a half-signed-in session may call the operation too. */
+function reducedAppText(operation: Json): string {
+  if (operation['x-before-two-factor']) return '; also before two-factor sign-in and while the password is expired';
+  if (operation['x-while-password-expired']) return '; also while the password is expired';
+  return '';
+}
+
 function operationSection(path: string, method: string, operation: Json): string {
   const id = escapeHtml(String(operation.operationId));
   const body = operation.requestBody as Json | undefined;
@@ -50,7 +57,7 @@ function operationSection(path: string, method: string, operation: Json): string
 <h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
 <p class="summary">${prose(String(operation.summary ?? ''))}</p>
 ${operation.description ? `<p>${prose(String(operation.description))}</p>` : ''}
-<p class="access">${accessText(operation)}${operation['x-before-two-factor'] ? '; also before two-factor sign-in' : ''}</p>
+<p class="access">${accessText(operation)}${reducedAppText(operation)}</p>
 ${parameterRows((operation.parameters ?? []) as Json[])}
 ${Object.entries(bodyContent)
   .map(([type, media]) => schemaBlock(`Body (${type})`, media.schema ?? { type: 'string' }))

@@ -9,9 +9,10 @@ import {
   activatePendingOtpSecret,
   clearApiToken,
   clearOtp,
+  assertCanManage,
+  pendingOtpSecret,
   setApiToken,
   setPassword,
-  setPendingOtpSecret,
   unlockUser,
 } from '../users/users.service';
 import { findUserById, findUserInScope, mayCreateApiToken, otpState, type LoginUserRow } from './auth.repository';
@@ -70,10 +71,14 @@ function checkNewPassword(
 export class AccountService {
   constructor(private readonly deps: Pick<AppDeps, 'db' | 'config'>) {}
 
-  /** A new pending two-factor secret, to be confirmed by a code it produces. */
+  /**
+   * The pending two-factor secret, to be confirmed by a code it produces: made by the first request,
+   * the same one answered to every later request until it is confirmed (a GET that can be repeated,
+   * prefetched or forged from another site without changing anything).
+   */
   async generateOtpSecret(actor: Actor): Promise<OtpSecret> {
-    const secret = generateOtpSecret();
-    await setPendingOtpSecret(this.deps.db, actor.userId, secret);
+    const secret = await pendingOtpSecret(this.deps.db, actor.userId, generateOtpSecret());
+    if (!secret) throw notFound();
     return { secret, otpauth_url: otpauthUrl(secret, actor.username, this.deps.config.providerName) };
   }
 
@@ -121,14 +126,12 @@ export class AccountService {
     });
   }
 
-  /** Turns another user's two-factor off (only a superuser resets a superuser's). */
+  /** Turns another user's two-factor off (only for an actor who holds all that user holds). */
   async resetOtp(actor: Actor, audit: AuditContext, userId: number): Promise<void> {
     const { db } = this.deps;
     const target = await findUserInScope(db, actor.scope, userId);
     if (!target) throw notFound();
-    if (target.is_superuser && !actor.isSuperuser) {
-      throw forbidden("Only a superuser can reset a superuser's two-factor authentication.");
-    }
+    await assertCanManage(db, actor, target.id);
     await db.transaction(async (tx) => {
       const wasEnabled = await clearOtp(tx, target.id);
       await recordAudit(tx, audit, {
@@ -208,6 +211,7 @@ export class AccountService {
     const { db } = this.deps;
     const target = await findUserInScope(db, actor.scope, userId);
     if (!target) throw notFound();
+    await assertCanManage(db, actor, target.id);
     await db.transaction(async (tx) => {
       const wasLocked = await unlockUser(tx, target.id);
       await recordAudit(tx, audit, {

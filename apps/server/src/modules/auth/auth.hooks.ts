@@ -1,19 +1,17 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppDeps } from '../../app-deps';
-import { sql } from '../../db/sql';
+import { halfSignedInRefusal } from '../../http/actor';
 import { HttpError } from '../../http/errors';
 import { ipAllowed } from './ip-allow-list';
 import { IdentityCache } from './identity-cache';
 import { resolveApiToken, resolveSession, type ResolvedCaller } from './callers.repository';
+import { revocationEpochOf } from './revocation.repository';
 import { hashToken } from './tokens';
-
-/** NOTIFY channel on which server processes tell each other to forget cached identities. */
-export const IDENTITY_CHANNEL = 'vigil_identity';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Who-is-calling, remembered briefly; cleared by every write request (see IdentityCache). */
+    /** Who-is-calling, remembered briefly; revoked in every process by every write request (see IdentityCache). */
     identityCache: IdentityCache;
   }
   interface FastifyContextConfig {
@@ -84,10 +82,6 @@ export function antiForgeryPasses(cookies: Cookies, headers: Headers): boolean {
 
 export const ipNotAllowed = () =>
   new HttpError(403, 'Your account cannot be used from this network address.', 'ip_not_allowed');
-export const twoFactorRequired = () =>
-  new HttpError(403, 'Enter the one-time code from your authenticator app first.', 'two_factor_required');
-export const passwordExpired = () =>
-  new HttpError(403, 'Your password has expired; choose a new one first.', 'password_expired');
 
 /**
  * Before any /api/ handler runs:
@@ -98,49 +92,32 @@ export const passwordExpired = () =>
  * 2. the caller is resolved from `Authorization: Token <key>` (401 when unknown or revoked) or the
  *    session cookie (an unknown, ended or expired session simply means "not signed in");
  * 3. the caller's IP allow-list is enforced (403 `ip_not_allowed`; public routes see an anonymous caller);
- * 4. until the session has passed two-factor, or while the password is expired, only public routes
- *    and those marked `reducedApp` answer (403 `two_factor_required` / `password_expired`).
+ * 4. a half-signed-in session (before its one-time code, or with its password expired) reaches only
+ *    the routes of the reduced app (`halfSignedInRefusal`: 403 `two_factor_required` /
+ *    `password_expired`); on public routes outside it the caller counts as not signed in.
  */
 export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
-  const cache = new IdentityCache(config.authCacheSeconds * 1000);
-  // Names this app's own notices, which come back to its listener too: it has forgotten already,
-  // and forgetting again when a notice arrives late would drop what was cached since.
-  const ownNotice = randomBytes(12).toString('hex');
+  const cache = new IdentityCache(config.authCacheSeconds * 1000, undefined, undefined, revocationEpochOf(db));
   app.decorate('identityCache', cache);
   app.decorateRequest('actor', null);
 
   /** The caller behind a credential, from the cache when it was resolved a moment ago. */
-  async function cached(key: string, resolve: () => Promise<ResolvedCaller | null>): Promise<ResolvedCaller | null> {
-    const hit = cache.get<ResolvedCaller | null>(key);
-    if (hit !== undefined) return hit;
-    const mark = cache.mark();
-    const caller = await resolve();
-    cache.set(key, caller, mark);
-    return caller;
-  }
+  const cached = (key: string, resolve: () => Promise<ResolvedCaller | null>) => cache.remember(key, resolve);
 
-  // Any write may change sessions, users, roles or companies: forget every cached identity here
-  // at once, and tell the other server processes to do the same.
-  // This runs before the answer leaves, so the caller's next request already sees the change.
+  // Any write may end sessions, revoke tokens or keys, or change users, roles or companies: it
+  // revokes what every server process remembers (see IdentityCache). This runs after the change is
+  // committed and before the answer leaves, so no process accepts what the answer says is revoked.
   app.addHook('onSend', async (request, _reply, payload) => {
     if (!unsafeMethods.has(request.method) || !request.url.startsWith('/api/')) return payload;
     if (request.routeOptions.config?.identityNeutral) return payload;
-    cache.invalidate();
-    if (cache.enabled && db.kind === 'server') {
-      await db.query(sql`SELECT pg_notify(${IDENTITY_CHANNEL}, ${ownNotice})`).catch(() => undefined);
+    try {
+      await cache.revoke();
+    } catch (error) {
+      // Only the other processes may lag then, and no longer than the cache's lifetime.
+      request.log.error({ err: error }, 'could not tell the other server processes to forget cached identities');
     }
     return payload;
-  });
-  let stopListening: (() => Promise<void>) | null = null;
-  app.addHook('onReady', async () => {
-    if (cache.enabled)
-      stopListening = await db.listen(IDENTITY_CHANNEL, (payload) => {
-        if (payload !== ownNotice) cache.invalidate();
-      });
-  });
-  app.addHook('onClose', async () => {
-    await stopListening?.();
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -176,9 +153,12 @@ export function installAuthHooks(app: FastifyInstance, deps: AppDeps): void {
       if (route.public && !usesToken) return;
       throw ipNotAllowed();
     }
+    const refusal = halfSignedInRefusal(caller.actor, route.reducedApp);
+    if (refusal) {
+      // A public route answers anyone, so a half-signed-in session gets what a stranger gets.
+      if (route.public || request.is404) return;
+      throw refusal;
+    }
     request.actor = caller.actor;
-    if (route.public || route.reducedApp || request.is404) return;
-    if (!caller.actor.twoFactorPassed) throw twoFactorRequired();
-    if (caller.actor.passwordExpired) throw passwordExpired();
   });
 }

@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { IdentityCache } from './identity-cache';
+import { IdentityCache, type RevocationEpoch } from './identity-cache';
+
+/** The epoch of a database shared by processes, as each process sees it (one counter). */
+function sharedEpoch() {
+  let value = 0;
+  let broken = false;
+  const epoch: RevocationEpoch = {
+    read: async () => {
+      if (broken) throw new Error('database unreachable');
+      return value;
+    },
+    bump: async () => (value += 1),
+  };
+  return { epoch, breakIt: () => (broken = true) };
+}
 
 describe('IdentityCache', () => {
   it('keeps a value for its lifetime only', () => {
@@ -39,5 +53,41 @@ describe('IdentityCache', () => {
     const cache = new IdentityCache(0);
     cache.set('a', 1, cache.mark());
     expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('forgets everything, in every process sharing the epoch, once any of them revokes', async () => {
+    const { epoch } = sharedEpoch();
+    const here = new IdentityCache(60_000, 100, Date.now, epoch);
+    const there = new IdentityCache(60_000, 100, Date.now, epoch);
+    let reads = 0;
+    const resolve = async () => `caller ${(reads += 1)}`;
+    expect(await there.remember('session:a', resolve)).toBe('caller 1');
+    expect(await there.remember('session:a', resolve)).toBe('caller 1');
+    await here.revoke();
+    // The next use in the other process reads again.
+    expect(await there.remember('session:a', resolve)).toBe('caller 2');
+    expect(await there.remember('session:a', resolve)).toBe('caller 2');
+  });
+
+  it('does not keep what was read before a revocation it has since seen', async () => {
+    const { epoch } = sharedEpoch();
+    const cache = new IdentityCache(60_000, 100, Date.now, epoch);
+    await cache.sync();
+    const before = cache.mark();
+    await epoch.bump();
+    await cache.sync();
+    cache.set('session:a', 'stale', before);
+    expect(cache.get('session:a')).toBeUndefined();
+  });
+
+  it('uses nothing remembered while the epoch cannot be read', async () => {
+    const { epoch, breakIt } = sharedEpoch();
+    const cache = new IdentityCache(60_000, 100, Date.now, epoch);
+    let reads = 0;
+    const resolve = async () => (reads += 1);
+    await cache.remember('k', resolve);
+    breakIt();
+    expect(await cache.remember('k', resolve)).toBe(2);
+    expect(await cache.remember('k', resolve)).toBe(3);
   });
 });

@@ -1,21 +1,36 @@
+/** The shared count of changes that may revoke something, kept by the database (see revocation.repository.ts). */
+export interface RevocationEpoch {
+  /** The current value, as every process sees it. */
+  read(): Promise<number>;
+  /** Moves it on and answers the new value. */
+  bump(): Promise<number>;
+}
+
 /**
- * A short-lived in-memory cache of who is calling (and of answers derived only from that, such
- * as the current user), so a signed-in request does not have to read the session from the
- * database each time.
+ * A short-lived in-memory cache of who is calling (sessions, API tokens, ingest keys, and answers
+ * derived only from them, such as the current user), so a request does not have to read its
+ * credential from the database each time.
  *
- * It is never stale for long and never stale after a change made here: every write request in
- * this process clears it (`invalidate`), and on a PostgreSQL server every other process is told to
- * clear its own through NOTIFY. An entry also lives at most `ttlMs`, which bounds what a change
- * made outside any server process (a script, the CLI) can leave behind.
+ * A revocation made by any server process is honoured by every process before the answer to it
+ * leaves. In this process, every write request clears the cache (`revoke`). With several processes
+ * on one PostgreSQL server, `revoke` also moves a shared epoch on (after the change is committed,
+ * before its answer is sent), and every use of the cache first reads that epoch (`sync`): a cache
+ * that has not seen the current value forgets everything first. An embedded database belongs to one
+ * process, which needs no epoch. An entry also lives at most `ttlMs`, which bounds what a change made
+ * outside any server process (a script) can leave behind.
  */
 export class IdentityCache {
   private readonly entries = new Map<string, { value: unknown; storedAt: number }>();
   private generation = 0;
+  /** The newest epoch seen; null before the first read. */
+  private known: number | null = null;
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 20_000,
     private readonly now: () => number = Date.now,
+    /** The epoch shared by the processes of one database; null when this process is alone. */
+    private readonly epoch: RevocationEpoch | null = null,
   ) {}
 
   get enabled(): boolean {
@@ -51,6 +66,53 @@ export class IdentityCache {
   invalidate(): void {
     this.generation += 1;
     this.entries.clear();
+  }
+
+  /**
+   * Catches up with the revocations of every process: reads the shared epoch and forgets
+   * everything when it has moved since the last read. Answers false when the epoch cannot be read;
+   * nothing cached may be used then.
+   */
+  async sync(): Promise<boolean> {
+    if (!this.enabled || !this.epoch) return true;
+    try {
+      this.observe(await this.epoch.read());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * After a change that may revoke a credential or a permission has been committed, and before its
+   * answer leaves: tells every process (moves the shared epoch on), then forgets here. The epoch is
+   * moved even when this process caches nothing, for the processes that do. Throws when the epoch
+   * cannot be moved (after forgetting here all the same).
+   */
+  async revoke(): Promise<void> {
+    try {
+      if (this.epoch) this.observe(await this.epoch.bump().catch(() => this.epoch!.bump()));
+    } finally {
+      // After the bump: whatever this process read before it may predate the change.
+      this.invalidate();
+    }
+  }
+
+  /** The value under `key`, from memory when it is current, else from `resolve` (and remembered). */
+  async remember<T>(key: string, resolve: () => Promise<T>): Promise<T> {
+    if (!this.enabled || !(await this.sync())) return resolve();
+    const hit = this.get<T>(key);
+    if (hit !== undefined) return hit;
+    const mark = this.mark();
+    const value = await resolve();
+    this.set(key, value, mark);
+    return value;
+  }
+
+  private observe(value: number): void {
+    if (this.known !== null && value <= this.known) return;
+    this.invalidate();
+    this.known = value;
   }
 
   get size(): number {

@@ -2,8 +2,9 @@ import type { AuthState } from '@vigil/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import type { Actor } from '../../http/actor';
-import { forbidden, notFound, ValidationError } from '../../http/errors';
+import { notFound, ValidationError } from '../../http/errors';
 import { auditContextOf, recordAudit } from '../audit/audit.service';
+import { assertCanManage } from '../users/users.service';
 import { SESSION_COOKIE } from './auth.hooks';
 import { findUserInScope } from './auth.repository';
 import { authState, IMPERSONATOR_COOKIE, IMPERSONATOR_COOKIE_PATH, sessionCookieOptions } from './auth.service';
@@ -43,7 +44,8 @@ export class ImpersonationService {
     const target = await findUserInScope(db, actor.scope, userId);
     if (!target) throw notFound();
     if (target.id === actor.userId) throw ValidationError.field('user_id', 'You cannot act as yourself.');
-    if (target.is_superuser && !actor.isSuperuser) throw forbidden('Only a superuser can act as a superuser.');
+    // Acting as a user is every change to it at once: the same rule as changing it.
+    await assertCanManage(db, actor, target.id);
     const token = await db.transaction(async (tx) => {
       const created = await createSession(tx, target.id, {
         ip: request.ip,

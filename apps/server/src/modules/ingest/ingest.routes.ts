@@ -9,7 +9,13 @@ import { auditContextOf } from '../audit/audit.service';
 import type { BatchInput } from './batch';
 import { parseEndpointLines, parseEveLines, parseMail, type LineResult } from './parsers';
 import { SightingsFolder } from './sightings';
-import { ingestTokenList, resolveIngestKey, toIngestToken, type IngestCaller } from './tokens.repository';
+import {
+  hashIngestKey,
+  ingestTokenList,
+  resolveIngestKey,
+  toIngestToken,
+  type IngestCaller,
+} from './tokens.repository';
 import { IngestTokensService } from './tokens.service';
 
 declare module 'fastify' {
@@ -108,7 +114,11 @@ export async function registerIngest(app: FastifyInstance, deps: ModuleDeps): Pr
       bodyLimit: config.ingestMaxBodyBytes,
       preHandler: async (request: FastifyRequest) => {
         const match = bearer.exec(request.headers.authorization ?? '');
-        const caller = match?.[1] ? await resolveIngestKey(db, match[1]) : null;
+        const key = match?.[1];
+        // A sensor streaming batches costs no lookup per batch; a revoked key is refused at once.
+        const caller = key
+          ? await app.identityCache.remember(`ingest:${hashIngestKey(key)}`, () => resolveIngestKey(db, key))
+          : null;
         if (!caller) throw invalidKey();
         request.ingestCaller = caller;
       },

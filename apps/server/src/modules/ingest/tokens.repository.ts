@@ -70,21 +70,15 @@ export async function findIngestToken(db: Queryable, scope: TenantScope, id: num
 
 export async function revokeIngestToken(tx: Queryable, id: number): Promise<void> {
   await tx.query(sql`UPDATE ingest_tokens SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
-  recentKeys.clear();
 }
 
 /**
- * Keys resolved in the last few seconds (hash → caller), so a sensor streaming batches costs no
- * lookup per batch. Revoking clears it in this process; other processes notice within KEY_CACHE_MS.
+ * The company of a live key, or null. Notes the use at most once a minute. (The ingest routes
+ * remember the answer for a few seconds in the app's identity cache, which every revocation clears
+ * in every server process.)
  */
-const recentKeys = new Map<string, { caller: IngestCaller; until: number }>();
-const KEY_CACHE_MS = 5000;
-
-/** The company of a live key, or null. Notes the use at most once a minute. */
 export async function resolveIngestKey(db: Queryable, key: string): Promise<IngestCaller | null> {
   const hash = hashIngestKey(key);
-  const hit = recentKeys.get(hash);
-  if (hit && hit.until > Date.now()) return hit.caller;
   const { rows } = await db.query<{ id: number; company_id: number; stale: boolean }>(sql`
     SELECT t.id, t.company_id, (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale
     FROM ingest_tokens t JOIN companies c ON c.id = t.company_id
@@ -92,10 +86,7 @@ export async function resolveIngestKey(db: Queryable, key: string): Promise<Inge
   const row = rows[0];
   if (!row) return null;
   if (row.stale) await db.query(sql`UPDATE ingest_tokens SET last_used_at = now() WHERE id = ${row.id}`);
-  const caller = { tokenId: Number(row.id), companyId: Number(row.company_id) };
-  if (recentKeys.size > 10_000) recentKeys.clear();
-  recentKeys.set(hash, { caller, until: Date.now() + KEY_CACHE_MS });
-  return caller;
+  return { tokenId: Number(row.id), companyId: Number(row.company_id) };
 }
 
 export const ingestTokenList: ListResource<IngestTokenRow, IngestTokenFilters, IngestToken> = {

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { currentMigration } from '../../db/migrate';
+import { installSecurityHeaders } from '../web/security-headers';
 import { registerWeb } from '../web/web.routes';
 import { installMaintenanceGuard } from './maintenance.guard';
 
@@ -28,6 +29,7 @@ export async function openMigrationGate(deps: Pick<AppDeps, 'db' | 'config' | 'v
   const since = new Date();
   // Read before migrating: afterwards the embedded database is busy until the migration ends.
   const migration = await currentMigration(db).catch(() => null);
+  installSecurityHeaders(gate);
   installMaintenanceGuard(gate, () => ({ reason: 'migration', since }));
   gate.get('/api/health/', { config: { maintenanceOpen: true } }, async (_request, reply) => {
     reply.status(503).header('retry-after', '5');

@@ -9,7 +9,7 @@ import { bulkInsert } from '../../db/bulk';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import { tenantCondition } from '../../http/tenancy';
-import { applyMatchedChanges } from '../alerts/alerts.service';
+import { alertChangeRules, applyMatchedChanges } from '../alerts/alerts.service';
 import { recordSystemAudits, type SystemAuditEntry } from '../audit/audit.service';
 import { addTimeline, refreshIncidents } from '../incidents/incidents.repository';
 import { enqueueJob } from '../jobs/jobs.queue';
@@ -39,6 +39,19 @@ interface LoadedMatcher {
 }
 
 const actionsSchema = z.array(matcherActionSchema);
+
+/** Which alerts a matcher may change: those of its company, or of every company (or some) when it is for all. */
+export interface MatcherScope {
+  companyId: number;
+  all_companies: boolean;
+  conditions: MatcherConditions;
+}
+
+/** The companies whose alerts a matcher may change ('all': every company). */
+export function companiesMatched(m: MatcherScope): readonly number[] | 'all' {
+  if (!m.all_companies) return [m.companyId];
+  return m.conditions.company_id ?? 'all';
+}
 
 /** Whether a new alert meets every condition of a matcher. */
 export function matches(
@@ -76,8 +89,10 @@ interface AlertChange {
  * Runs enabled matchers over the new alerts of a batch inside its transaction. Actions on the
  * alert (severity, assignee, tag, incident, close as benign) are applied with one UPDATE for the
  * batch; mail and webhooks are queued as jobs that run after commit (so a slow or failing webhook
- * never holds up ingest, and the job queue retries it). Every action taken is recorded as a
- * committed action with the alert it came from, and alert changes are audited as system changes.
+ * never holds up ingest, and the job queue retries it). An action the rules of alert changes refuse
+ * for this alert (a user who does not work on its company, an incident of another company) is not
+ * done. Every action is recorded as a committed action with the alert it came from — applied,
+ * queued, or skipped with the reason — and alert changes are audited as system changes.
  */
 export async function applyMatchers(tx: Queryable, alerts: readonly NewAlert[]): Promise<{ live: LiveEvent[] }> {
   if (alerts.length === 0) return { live: [] };
@@ -98,11 +113,34 @@ export async function applyMatchers(tx: Queryable, alerts: readonly NewAlert[]):
 
   const committed: unknown[][] = [];
   const changes = new Map<number, AlertChange>();
+  // The rules of every alert change, checked again as the matcher runs (users and incidents move
+  // after a matcher is saved), once per user or incident and company in a batch.
+  const refusals = new Map<string, string | null>();
+  const refusalOf = async (key: string, check: () => Promise<string | null>) => {
+    if (!refusals.has(key)) refusals.set(key, await check());
+    return refusals.get(key) ?? null;
+  };
   for (const alert of alerts) {
     for (const m of matchers) {
       if (!matches(m, alert)) continue;
       for (const action of m.actions) {
         const { type, ...params } = action;
+        const companies = [alert.company_id];
+        const refusal =
+          action.type === 'assign'
+            ? await refusalOf(`assign:${action.assignee_id}:${alert.company_id}`, () =>
+                alertChangeRules.assignee(tx, action.assignee_id, companies),
+              )
+            : action.type === 'add_to_incident'
+              ? await refusalOf(`incident:${action.incident_id}:${alert.company_id}`, () =>
+                  alertChangeRules.incident(tx, action.incident_id, companies),
+                )
+              : null;
+        if (refusal) {
+          // Not done, and the committed actions say so and why.
+          committed.push([alert.company_id, m.id, alert.id, type, params, 'skipped', null, refusal]);
+          continue;
+        }
         let jobId: number | null = null;
         if (action.type === 'notify_email' || action.type === 'notify_webhook') {
           jobId =
@@ -136,7 +174,16 @@ export async function applyMatchers(tx: Queryable, alerts: readonly NewAlert[]):
           if (action.type === 'add_to_incident') change.incident = action.incident_id;
           changes.set(alert.id, change);
         }
-        committed.push([alert.company_id, m.id, alert.id, type, params, jobId === null ? 'applied' : 'queued', jobId]);
+        committed.push([
+          alert.company_id,
+          m.id,
+          alert.id,
+          type,
+          params,
+          jobId === null ? 'applied' : 'queued',
+          jobId,
+          null,
+        ]);
       }
     }
   }
@@ -208,6 +255,7 @@ export async function applyMatchers(tx: Queryable, alerts: readonly NewAlert[]):
         { name: 'params', type: 'jsonb' },
         { name: 'outcome', type: 'text' },
         { name: 'job_id', type: 'int8' },
+        { name: 'reason', type: 'text' },
       ],
       committed,
     );

@@ -65,7 +65,8 @@ interface ActionRow {
   alert_title: string | null;
   action: string;
   params: Record<string, unknown>;
-  outcome: 'applied' | 'queued';
+  outcome: CommittedAction['outcome'];
+  reason: string | null;
   job_id: number | null;
   created_at: Date;
 }
@@ -76,7 +77,7 @@ export const committedActionList: ListResource<ActionRow, CommittedActionFilters
     LEFT JOIN matchers mm ON mm.id = x.matcher_id
     LEFT JOIN alerts aa ON aa.company_id = x.company_id AND aa.id = x.alert_id`,
   select: sql`x.id, x.company_id, x.matcher_id, mm.name AS matcher_name, x.alert_id, aa.title AS alert_title, x.action,
-    x.params, x.outcome, x.job_id, x.created_at`,
+    x.params, x.outcome, x.reason, x.job_id, x.created_at`,
   tenantColumn: sql`x.company_id`,
   idField: { expr: sql`x.id`, type: 'int8' },
   filtersSchema: committedActionFiltersSchema,

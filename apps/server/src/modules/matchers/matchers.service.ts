@@ -1,9 +1,11 @@
-import type { MatcherCreate, MatcherUpdate } from '@vigil/contract';
-import type { Database } from '../../db/database';
+import type { MatcherAction, MatcherCreate, MatcherUpdate } from '@vigil/contract';
+import type { Database, Queryable } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
 import { inScope, seesAllCompanies } from '../../http/tenancy';
+import { alertChangeRules } from '../alerts/alerts.service';
 import { recordAudit, type AuditContext } from '../audit/audit.service';
+import { companiesMatched, type MatcherScope } from './apply-matchers';
 import {
   deleteMatcher,
   findMatcher,
@@ -38,6 +40,26 @@ export class MatchersService {
     });
   }
 
+  /**
+   * The actions that change alerts pass the rules every alert change passes (`alertChangeRules`),
+   * over every company whose alerts the matcher may change: a user who works on them, an incident of
+   * that one company. Refused here with field errors rather than doing something else when it runs.
+   */
+  private async checkAlertActions(tx: Queryable, matcher: MatcherScope, actions: readonly MatcherAction[]) {
+    const companies = companiesMatched(matcher);
+    const errors: Record<string, string[]> = {};
+    for (const [index, action] of actions.entries()) {
+      if (action.type === 'assign') {
+        const refusal = await alertChangeRules.assignee(tx, action.assignee_id, companies);
+        if (refusal) errors[`actions.${index}.assignee_id`] = [refusal];
+      } else if (action.type === 'add_to_incident') {
+        const refusal = await alertChangeRules.incident(tx, action.incident_id, companies);
+        if (refusal) errors[`actions.${index}.incident_id`] = [refusal];
+      }
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  }
+
   async get(actor: Actor, id: number): Promise<MatcherRow> {
     const row = await findMatcher(this.db, actor.scope, id);
     if (!row) throw notFound();
@@ -58,6 +80,7 @@ export class MatchersService {
       actions: input.actions,
     };
     return this.db.transaction(async (tx) => {
+      await this.checkAlertActions(tx, { companyId, ...values }, values.actions);
       const created = await insertMatcher(tx, companyId, values);
       await recordAudit(tx, audit, {
         action: 'create',
@@ -85,6 +108,8 @@ export class MatchersService {
         conditions: patch.conditions ?? before.conditions,
         actions: patch.actions ?? before.actions,
       };
+      // Checked again on every change: users and incidents may have moved since the last one.
+      await this.checkAlertActions(tx, { companyId: before.company_id, ...values }, values.actions);
       const after = await updateMatcher(tx, before, values);
       await recordAudit(tx, audit, {
         action: 'update',

@@ -1,5 +1,6 @@
 import { actionsOf, findResourceKind, resourceKinds, type Permission } from '@vigil/contract';
 import type { Actor } from '../../http/actor';
+import { inScope, seesAllCompanies } from '../../http/tenancy';
 
 /**
  * Checks role permissions against the resource registry: every basename must be a known resource
@@ -56,4 +57,37 @@ export function beyondActor(actor: Actor, permissions: readonly Permission[]): s
     for (const action of entry.actions) if (!held?.has(action)) missing.push(`${entry.basename}:${action}`);
   }
   return missing;
+}
+
+/** What a user may see and do: what an administrator is measured against before changing that user. */
+export interface UserReach {
+  isSuperuser: boolean;
+  allCompanies: boolean;
+  /** The user's own company and the companies granted to it. */
+  companyIds: readonly number[];
+  /** The permissions of the user's roles. */
+  permissions: readonly Permission[];
+}
+
+/**
+ * The one rule for acting on another user (changing any field, its roles or flags, archiving,
+ * resetting its two-factor or sign-in, unlocking, acting as it): the actor must hold everything the
+ * user holds — superuser rank, every permission, every company it sees. Otherwise whoever changed,
+ * say, its e-mail address could take over an account stronger than their own. Answers why not, or
+ * null when the actor may.
+ */
+export function outranksActor(actor: Actor, user: UserReach): string | null {
+  if (actor.isSuperuser) return null;
+  if (user.isSuperuser) return 'Only a superuser can change a superuser.';
+  const missing = beyondActor(actor, user.permissions);
+  if (missing.length > 0) {
+    return `This user holds permissions you do not have (${[...new Set(missing)].join(', ')}), so you cannot change it.`;
+  }
+  if (user.allCompanies && !seesAllCompanies(actor.scope)) {
+    return 'This user sees every company and you do not, so you cannot change it.';
+  }
+  if (user.companyIds.some((id) => !inScope(actor.scope, id))) {
+    return 'This user sees companies you do not, so you cannot change it.';
+  }
+  return null;
 }

@@ -12,7 +12,14 @@ import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
 import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { endUserSessions } from '../sessions/sessions.service';
-import { insertSsoUser, linkSubject, unlinkCompanyUsers, unlinkUser, type SsoUserRow } from '../users/users.service';
+import {
+  assertCanManage,
+  insertSsoUser,
+  linkSubject,
+  unlinkCompanyUsers,
+  unlinkUser,
+  type SsoUserRow,
+} from '../users/users.service';
 import type { IdentityClaims } from './sso.oidc';
 import {
   companyOfLogin,
@@ -338,6 +345,7 @@ export class SsoService {
     const result = await this.db.transaction(async (tx) => {
       const user = await findUserInScope(tx, actor.scope, userId);
       if (!user) throw notFound();
+      await assertCanManage(tx, actor, user.id);
       const settings = await findSettings(tx, user.company_id);
       if (!settings) {
         throw ValidationError.field('non_field_errors', "This user's company does not use single sign-on.");

@@ -19,8 +19,20 @@ export async function claimOtpStep(db: Queryable, userId: number, step: number):
   return rowCount === 1;
 }
 
-export async function setPendingOtpSecret(db: Queryable, userId: number, secret: string): Promise<void> {
-  await db.query(sql`UPDATE users SET otp_pending_secret = ${secret}, updated_at = now() WHERE id = ${userId}`);
+/**
+ * The two-factor secret waiting to be confirmed: the one already pending, else `fresh`, kept now.
+ * Asking again answers the same secret until a code of it is confirmed (or two-factor is turned
+ * off), so asking changes nothing the second time. Null when the user does not exist.
+ */
+export async function pendingOtpSecret(db: Queryable, userId: number, fresh: string): Promise<string | null> {
+  await db.query(sql`
+    UPDATE users SET otp_pending_secret = ${fresh}, updated_at = now()
+    WHERE id = ${userId} AND otp_pending_secret IS NULL`);
+  // A statement of its own: it sees the secret of a request that raced this one and won.
+  const { rows } = await db.query<{ otp_pending_secret: string | null }>(
+    sql`SELECT otp_pending_secret FROM users WHERE id = ${userId}`,
+  );
+  return rows[0]?.otp_pending_secret ?? null;
 }
 
 /** Turns two-factor on with the confirmed pending secret. */

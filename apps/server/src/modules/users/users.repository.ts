@@ -1,6 +1,7 @@
 import {
   userFiltersSchema,
   type CurrentUser,
+  type Permission,
   type PrivilegedFlag,
   type ProfileUpdate,
   type User,
@@ -129,6 +130,28 @@ export async function findUser(db: Queryable, scope: TenantScope, id: number, lo
     WHERE u.id = ${id} AND ${tenantCondition(scope, sql`u.company_id`)}
     ${lock ? sql`FOR UPDATE OF u` : sql``}`);
   return rows[0] ?? null;
+}
+
+/** What a user may see and do (rank, companies, the permissions of its roles); null when there is no such user. */
+export async function userReach(
+  db: Queryable,
+  userId: number,
+): Promise<{ is_superuser: boolean; all_companies: boolean; company_ids: number[]; permissions: Permission[] } | null> {
+  const { rows } = await db.query<{
+    is_superuser: boolean;
+    all_companies: boolean;
+    company_ids: number[];
+    permissions: Permission[] | null;
+  }>(sql`
+    SELECT u.is_superuser, u.all_companies,
+           ARRAY[u.company_id] || COALESCE((SELECT array_agg(uc.company_id) FROM user_companies uc
+                                            WHERE uc.user_id = u.id), '{}') AS company_ids,
+           (SELECT jsonb_agg(p) FROM user_roles ur JOIN roles r ON r.id = ur.role_id,
+                   jsonb_array_elements(r.permissions) p WHERE ur.user_id = u.id) AS permissions
+    FROM users u WHERE u.id = ${userId}`);
+  const row = rows[0];
+  if (!row) return null;
+  return { ...row, company_ids: row.company_ids.map(Number), permissions: row.permissions ?? [] };
 }
 
 export async function findUsersByIds(db: Queryable, scope: TenantScope, ids: readonly number[]): Promise<UserRow[]> {

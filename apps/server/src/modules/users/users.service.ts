@@ -7,7 +7,7 @@ import { inScope, seesAllCompanies } from '../../http/tenancy';
 import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { hashPassword } from '../auth/passwords';
 import { validatePasswordPolicy } from '../auth/password-policy';
-import { beyondActor } from '../roles/permission-rules';
+import { beyondActor, outranksActor } from '../roles/permission-rules';
 import { findRolesByIds } from '../roles/roles.repository';
 import { endAllSessionsOf } from '../sessions/sessions.service';
 import { findUnit } from '../units/units.repository';
@@ -27,6 +27,7 @@ import {
   toUser,
   updateUserRow,
   usernameOrEmailTaken,
+  userReach,
   type UserRef,
   type UserRow,
 } from './users.repository';
@@ -40,13 +41,13 @@ export {
   clearOtp,
   insertSsoUser,
   linkSubject,
+  pendingOtpSecret,
   putTemporaryApiToken,
   recordLoginFailure,
   recordLoginSuccess,
   restoreApiToken,
   setApiToken,
   setPassword,
-  setPendingOtpSecret,
   storedApiToken,
   unlinkCompanyUsers,
   unlinkUser,
@@ -115,9 +116,21 @@ export async function checkUserWrite(
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }
 
-/** Whether the actor may act on this user at all: superusers are only managed by superusers. */
-export function assertCanManage(actor: Actor, target: UserRow): void {
-  if (target.is_superuser && !actor.isSuperuser) throw forbidden('Only a superuser can change a superuser.');
+/**
+ * Refuses (403) an actor who may not act on this user: one who lacks anything the user holds — its
+ * superuser rank, a permission, a company it sees (`outranksActor`, the one rule for every change
+ * made to another user). A user that does not exist passes: the caller answers 404 for it.
+ */
+export async function assertCanManage(db: Queryable, actor: Actor, userId: number): Promise<void> {
+  const reach = await userReach(db, userId);
+  if (!reach) return;
+  const refusal = outranksActor(actor, {
+    isSuperuser: reach.is_superuser,
+    allCompanies: reach.all_companies,
+    companyIds: reach.company_ids,
+    permissions: reach.permissions,
+  });
+  if (refusal) throw forbidden(refusal);
 }
 
 /** A created user, and the activation link when it was created without a password. */
@@ -192,7 +205,7 @@ export class UsersService {
     return this.db.transaction(async (tx) => {
       const before = await findUser(tx, actor.scope, id, true);
       if (!before) throw notFound();
-      assertCanManage(actor, before);
+      await assertCanManage(tx, actor, id);
       if (id === actor.userId && input.is_superuser === false && before.is_superuser) {
         throw ValidationError.field('is_superuser', 'You cannot take away your own superuser rights.');
       }
@@ -233,7 +246,7 @@ export class UsersService {
       if (action === 'archive' && found.has(actor.userId)) {
         throw ValidationError.field('ids', 'You cannot archive yourself.');
       }
-      for (const user of users) assertCanManage(actor, user);
+      for (const user of users) await assertCanManage(tx, actor, user.id);
       for (const user of users) {
         await setUserArchived(tx, user.id, action === 'archive');
         if (action === 'archive') await endAllAccess(tx, user.id);
@@ -264,7 +277,7 @@ export class UsersService {
     return this.db.transaction(async (tx) => {
       const before = await findUser(tx, actor.scope, id, true);
       if (!before) throw notFound();
-      assertCanManage(actor, before);
+      await assertCanManage(tx, actor, id);
       // The object lists the flags that are on; a flag left out (or false) is off.
       const enabled = Object.fromEntries(Object.entries(readFlags()).filter(([, on]) => on === true));
       await setPrivilegedSettings(tx, id, enabled);
