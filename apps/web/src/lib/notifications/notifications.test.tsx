@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // jsdom, not happy-dom: DOMPurify walks the tree with a NodeIterator, and happy-dom's stops at the
 // first removed node, which would leave the rest unsanitised and make these tests meaningless.
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotificationViewport } from './notification-viewport';
 import {
@@ -97,7 +97,8 @@ describe('notifications', () => {
     warn.mockRestore();
   });
 
-  it('keeps only safe HTML of a message', () => {
+  it('keeps only safe HTML of a message (the cleaner arrives with the first HTML message)', async () => {
+    vi.useRealTimers();
     act(
       () =>
         void notify({
@@ -106,7 +107,9 @@ describe('notifications', () => {
           useHtml: true,
         }),
     );
-    const message = shown()[0]!.querySelector('.vigil-notification__message')!;
-    expect(message.innerHTML).toBe('<b>bold</b>');
+    await waitFor(() => {
+      const message = shown()[0]!.querySelector('.vigil-notification__message')!;
+      expect(message.innerHTML).toBe('<b>bold</b>');
+    });
   });
 });
