@@ -62,8 +62,8 @@ function findKey(manifest: Manifest, suffix: string): string {
 }
 
 /**
- * The first screens a user waits for: the shell (entry, the application chunk, the larger interface
- * language), and the shell plus a landing page's own chunk and everything it imports statically. What
+ * The first screens a user waits for: the shell (entry, the application chunk, the core of the
+ * dictionary in the heavier language), and the shell plus a landing page's own chunk and everything it imports statically. What
  * a page loads later by itself (a chart library inside a widget) is not counted: the page is usable
  * before it arrives.
  */
@@ -79,6 +79,18 @@ interface ScreenSize {
   kb: number;
   budget: number | null;
   files: string[];
+}
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+/** The dictionary sections a page's route loads with it, as app/route-map.tsx declares them. */
+function pageSections(pageFile: string): string[] {
+  const routeMap = readFileSync(path.join(repoRoot, 'apps/web/src/app/route-map.tsx'), 'utf8');
+  const stem = pageFile.replace(/\.tsx$/, '');
+  for (const match of routeMap.matchAll(/lazyPage\(\s*\(\) => import\('([^']+)'\),\s*\[([^\]]*)\]/g)) {
+    if (match[1]!.endsWith(`/${stem}`)) return [...match[2]!.matchAll(/'(\w+)'/g)].map((section) => section[1]!);
+  }
+  throw new Error(`app/route-map.tsx loads no page ${pageFile} with lazyPage`);
 }
 
 /** Gzipped size of each first screen of the build in `distDir`. */
@@ -97,12 +109,24 @@ export function screenSizes(distDir: string): ScreenSize[] {
   };
   const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
   if (!entry) throw new Error('The manifest has no entry chunk.');
-  // The interface language is a chunk of its own, loaded before the first render: count the larger one.
-  const locales = Object.keys(manifest).filter((key) => /\/locales\/[a-z]{2}\.ts$/.test(key));
-  const largestLocale = locales.sort((a, b) => sizeOf(manifest[b]!.file) - sizeOf(manifest[a]!.file))[0];
+  // The dictionary comes in parts loaded before the first render: the core, and the sections the
+  // page's route loads with it (app/route-map.tsx). Count them in the language where they weigh more.
+  // A build from before the dictionary was split has one chunk per language.
+  const whole = (language: string) => Object.keys(manifest).find((key) => key.endsWith(`/locales/${language}.ts`));
+  const languageKeys = (language: string, sections: readonly string[]) => {
+    const single = whole(language);
+    if (single) return [single];
+    return ['core', ...sections].map((part) => findKey(manifest, `/locales/${language}/${kebab(part)}.ts`));
+  };
+  const languageSize = (keys: string[]) => keys.reduce((sum, key) => sum + sizeOf(manifest[key]!.file), 0);
+  const heavierLanguage = (sections: readonly string[]) =>
+    ['en', 'ru']
+      .map((language) => languageKeys(language, sections))
+      .sort((a, b) => languageSize(b) - languageSize(a))[0]!;
   return screens.map((screen) => {
-    const keys = [entry, findKey(manifest, screen.app), ...(largestLocale ? [largestLocale] : [])];
+    const keys = [entry, findKey(manifest, screen.app)];
     if (screen.page) keys.push(findKey(manifest, screen.page));
+    keys.push(...heavierLanguage(screen.page ? pageSections(screen.page) : []));
     const files = [...staticClosure(manifest, keys)].map((key) => manifest[key]!.file).filter((f) => f.endsWith('.js'));
     const bytes = files.reduce((sum, file) => sum + sizeOf(file), 0);
     return { name: screen.name, kb: bytes / 1024, budget: screen.budget, files: files.sort() };
@@ -274,7 +298,7 @@ async function main(): Promise<void> {
   }
   const sizes = measureSizes();
   console.log(
-    'Web console first screens (apps/web/dist, Vite manifest: entry, app, larger language, page, and their static imports)',
+    'Web console first screens (apps/web/dist, Vite manifest: entry, app, page, the dictionary parts they load, and their static imports)',
   );
   for (const line of sizes.lines) console.log(line);
   if (process.env.BENCH_WEB_SIZES_ONLY === '1') return;

@@ -16,9 +16,10 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
 import { prefetchAlertQueue } from '../features/alerts/api/prefetch';
 import type { PermissionCheck } from '../lib/permissions';
+import { lazyPage } from './lazy-page';
 import type { en } from '../lib/i18n/locales/en';
 
 export type NavKey = keyof (typeof en)['nav'];
@@ -53,25 +54,55 @@ export interface NavSection {
 const view = (subject: PermissionCheck['subject']): PermissionCheck => ({ action: 'view', subject });
 
 /** The pages that exist. Add a page: write it under features/<name>/, then set `page` on its route below. */
-const SystemLogPage = lazy(() => import('../features/system-logs/components/system-log-page'));
-const ProfilePage = lazy(() => import('../features/account/components/profile-page'));
-const SessionsPage = lazy(() => import('../features/account/components/sessions-page'));
-const UsersPage = lazy(() => import('../features/users/components/users-page'));
-const UserPage = lazy(() => import('../features/users/components/user-page'));
-const RolesPage = lazy(() => import('../features/users/components/roles-page'));
-const CompaniesPage = lazy(() => import('../features/companies/components/companies-page'));
-const UnitsPage = lazy(() => import('../features/companies/components/units-page'));
-const IncidentsPage = lazy(() => import('../features/incidents/components/incidents-page'));
-const IncidentPage = lazy(() => import('../features/incidents/components/incident-page'));
-const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
-const GraphPage = lazy(() => import('../features/graph/components/graph-page'));
-const AlertsPage = lazy(() => import('../features/alerts/components/alerts-page'));
-const AlertPage = lazy(() => import('../features/alerts/components/alert-page'));
-const NetworkPage = lazy(() => import('../features/investigation/components/network-page'));
-const EndpointEventsPage = lazy(() => import('../features/investigation/components/endpoint-events-page'));
-const MailListPage = lazy(() => import('../features/investigation/components/mail-list-page'));
-const MailMessagePage = lazy(() => import('../features/investigation/components/mail-message-page'));
-const FilesPage = lazy(() => import('../features/investigation/components/files-page'));
+const SystemLogPage = lazyPage(
+  () => import('../features/system-logs/components/system-log-page'),
+  ['systemLogs', 'list'],
+);
+const ProfilePage = lazyPage(() => import('../features/account/components/profile-page'), ['profile', 'users']);
+const SessionsPage = lazyPage(() => import('../features/account/components/sessions-page'), ['sessions', 'list']);
+const UsersPage = lazyPage(() => import('../features/users/components/users-page'), ['users', 'list']);
+const UserPage = lazyPage(() => import('../features/users/components/user-page'), ['users', 'systemLogs', 'list']);
+const RolesPage = lazyPage(() => import('../features/users/components/roles-page'), ['roles', 'users', 'list']);
+const CompaniesPage = lazyPage(
+  () => import('../features/companies/components/companies-page'),
+  ['companies', 'list', 'users'],
+);
+const UnitsPage = lazyPage(() => import('../features/companies/components/units-page'), ['units', 'users', 'list']);
+const IncidentsPage = lazyPage(
+  () => import('../features/incidents/components/incidents-page'),
+  ['incidents', 'triage', 'users', 'list'],
+);
+const IncidentPage = lazyPage(
+  () => import('../features/incidents/components/incident-page'),
+  ['incidents', 'triage', 'users', 'list'],
+);
+const DashboardPage = lazyPage(
+  () => import('../features/dashboard/components/dashboard-page'),
+  ['dashboard', 'triage', 'list'],
+);
+const GraphPage = lazyPage(() => import('../features/graph/components/graph-page'), ['graph', 'triage', 'list']);
+const AlertsPage = lazyPage(() => import('../features/alerts/components/alerts-page'), ['alerts', 'triage', 'list']);
+const AlertPage = lazyPage(() => import('../features/alerts/components/alert-page'), ['alerts', 'triage', 'list']);
+const NetworkPage = lazyPage(
+  () => import('../features/investigation/components/network-page'),
+  ['investigation', 'endpointActions', 'triage', 'list'],
+);
+const EndpointEventsPage = lazyPage(
+  () => import('../features/investigation/components/endpoint-events-page'),
+  ['investigation', 'endpointActions', 'triage', 'list'],
+);
+const MailListPage = lazyPage(
+  () => import('../features/investigation/components/mail-list-page'),
+  ['investigation', 'endpointActions', 'triage', 'list'],
+);
+const MailMessagePage = lazyPage(
+  () => import('../features/investigation/components/mail-message-page'),
+  ['investigation', 'endpointActions', 'triage', 'list'],
+);
+const FilesPage = lazyPage(
+  () => import('../features/investigation/components/files-page'),
+  ['investigation', 'endpointActions', 'triage', 'list'],
+);
 
 /**
  * The route map: every section and page of the console, in menu order. It drives the router, the

@@ -24,7 +24,7 @@ import { StartupFailure } from './startup-failure';
  * handling, apply the theme, then load the main or the reduced application.
  */
 export async function startConsole(container: HTMLElement, reactRoot: ReactRoot = createRoot(container)) {
-  const i18nReady = initI18n(initialLanguage());
+  const i18nReady = initI18n(initialLanguage(), []);
 
   // 1. Who is signed in (401: nobody).
   let user: CurrentUser | null;

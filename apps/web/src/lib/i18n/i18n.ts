@@ -2,7 +2,9 @@ import type { CurrentUser } from '@vigil/contract';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { setDateLanguage } from '../dates/zone';
-import type { en } from './locales/en';
+import { coreLoaders, sectionLoaders, type Section } from './sections';
+
+const allSections = Object.keys(sectionLoaders.en) as Section[];
 
 export type Language = CurrentUser['locale'];
 export const languages = ['en', 'ru'] as const satisfies readonly Language[];
@@ -10,19 +12,33 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 /** localStorage key of the chosen language, kept as a JSON string such as `"ru"`. */
 export const LANGUAGE_STORAGE_KEY = 'user-language';
 
-/** Each language is its own chunk: only the one shown is downloaded. */
-const loaders: Record<Language, () => Promise<typeof en>> = {
-  en: () => import('./locales/en').then((module) => module.en),
-  ru: () => import('./locales/ru').then((module) => module.ru),
-};
+/** Sections asked for so far (by the pages opened): a change of language loads them in the new one too. */
+const wanted = new Set<Section>();
+/** The parts of each language already added to i18next. */
+const loaded: Record<Language, Set<Section | 'core'>> = { en: new Set(), ru: new Set() };
 
-export async function loadTranslation(language: Language): Promise<typeof en> {
-  return loaders[language]();
+/** Adds to i18next what is missing of a language's core and of the given sections. */
+async function ensureLoaded(language: Language, sections: readonly Section[]): Promise<void> {
+  const have = loaded[language];
+  const missing = sections.filter((section) => !have.has(section));
+  const [coreTexts, ...parts] = await Promise.all([
+    have.has('core') ? null : coreLoaders[language](),
+    ...missing.map((section) => sectionLoaders[language][section]()),
+  ]);
+  if (coreTexts) {
+    i18next.addResourceBundle(language, 'translation', coreTexts, true, true);
+    have.add('core');
+  }
+  missing.forEach((section, index) => {
+    i18next.addResourceBundle(language, 'translation', { [section]: parts[index] }, true, true);
+    have.add(section);
+  });
 }
 
-async function ensureLoaded(language: Language): Promise<void> {
-  if (i18next.hasResourceBundle(language, 'translation')) return;
-  i18next.addResourceBundle(language, 'translation', await loadTranslation(language));
+/** Loads sections of the dictionary in the language shown (a page's, before it is drawn). */
+export async function loadSections(sections: readonly Section[]): Promise<void> {
+  for (const section of sections) wanted.add(section);
+  await ensureLoaded(currentLanguage(), sections);
 }
 
 export function isLanguage(value: unknown): value is Language {
@@ -57,11 +73,20 @@ function applyDocumentLanguage(language: Language): void {
   if (typeof document !== 'undefined') document.documentElement.lang = language;
 }
 
-/** Starts i18next. A key missing from a language is logged as an error (and shown as the key). */
-export async function initI18n(language: Language = initialLanguage()): Promise<typeof i18next> {
+/**
+ * Starts i18next with the core of the dictionary and the given sections (all of them unless told:
+ * the console's start names none, its pages load theirs). A key missing from a language is logged as
+ * an error (and shown as the key).
+ */
+export async function initI18n(
+  language: Language = initialLanguage(),
+  sections: readonly Section[] | 'all' = 'all',
+): Promise<typeof i18next> {
   applyDocumentLanguage(language);
+  // init starts i18next's store afresh.
+  for (const parts of Object.values(loaded)) parts.clear();
   await i18next.use(initReactI18next).init({
-    resources: { [language]: { translation: await loadTranslation(language) } },
+    resources: {},
     lng: language,
     fallbackLng: false,
     interpolation: { escapeValue: false },
@@ -71,15 +96,19 @@ export async function initI18n(language: Language = initialLanguage()): Promise<
       console.error(`Missing translation "${key}" (${lngs.join(', ')})`);
     },
   });
+  await ensureLoaded(language, sections === 'all' ? allSections : sections);
+  for (const section of sections === 'all' ? allSections : sections) wanted.add(section);
   return i18next;
 }
 
 /** Switches the interface language now and keeps the choice in this browser. */
 export async function changeLanguage(language: Language): Promise<void> {
   localStorage.setItem(LANGUAGE_STORAGE_KEY, JSON.stringify(language));
-  await ensureLoaded(language);
+  await ensureLoaded(language, [...wanted]);
   applyDocumentLanguage(language);
   await i18next.changeLanguage(language);
+  // A page opened while the new language was loading asked for its sections in the old one.
+  await ensureLoaded(language, [...wanted]);
 }
 
 export function currentLanguage(): Language {

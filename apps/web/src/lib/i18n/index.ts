@@ -11,9 +11,10 @@ export {
   isLanguage,
   LANGUAGE_STORAGE_KEY,
   languages,
-  loadTranslation,
+  loadSections,
   storedLanguage,
 } from './i18n';
 export { valueLabel } from './value-label';
 export type { Language } from './i18n';
+export type { Section } from './sections';
 export type { Translation } from './types';

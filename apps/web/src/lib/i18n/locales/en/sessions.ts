@@ -1,0 +1,20 @@
+/** English texts of the `sessions` namespace (see ../en.ts). */
+export const sessions = {
+  title: 'My sessions',
+  subtitle: 'Where you are signed in. End any session you do not recognise.',
+  device: 'Device',
+  ip: 'IP address',
+  created: 'Signed in',
+  lastSeen: 'Last active',
+  thisSession: 'This session',
+  browserOn: '{{browser}} on {{os}}',
+  unknownDevice: 'Unknown device',
+  end: 'End',
+  endOne: 'End this session',
+  endOneConfirm: 'The browser or script using this session is signed out at once.',
+  endOthers: 'End all other sessions',
+  endOthersConfirm: 'Every session except this one is signed out at once.',
+  ended: 'Sessions ended: {{count}}.',
+  empty: 'No open sessions.',
+  loadFailed: 'The sessions could not be loaded.',
+};
