@@ -1,5 +1,7 @@
 import '@mantine/dates/styles.css';
 import { DateInput, DatesProvider } from '@mantine/dates';
+import dayjs from 'dayjs';
+import 'dayjs/locale/ru';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dateFormats } from './index';
@@ -17,6 +19,14 @@ export function VigilDatesProvider({ children }: { children: ReactNode }) {
   return (
     <DatesProvider settings={{ locale: language, firstDayOfWeek: firstDayOfWeek(language) }}>{children}</DatesProvider>
   );
+}
+
+/** The first day of the week as the pickers' calendar (dayjs) knows it for a language: Monday in Russian. */
+export function localeWeekStart(language: string): number {
+  return dayjs()
+    .locale(language === 'ru' ? 'ru' : 'en')
+    .startOf('week')
+    .day();
 }
 
 /** `YYYY-MM-DDTHH:mm` (the value of a datetime-local field) → the picker's `YYYY-MM-DD HH:mm:ss`. */

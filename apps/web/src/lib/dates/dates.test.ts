@@ -1,14 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import {
-  EMPTY_DATE,
-  dateFormats,
-  firstDayOfWeek,
-  formatDate,
-  localeWeekStart,
-  setDateLanguage,
-  setTimeZone,
-} from './index';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
+import { EMPTY_DATE, dateFormats, firstDayOfWeek, formatDate, setDateLanguage, setTimeZone } from './index';
+import { localeWeekStart } from './date-time-input';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
 
 describe('dates', () => {
   afterEach(() => {

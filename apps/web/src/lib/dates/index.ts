@@ -1,15 +1,10 @@
-import dayjs from 'dayjs';
-import 'dayjs/locale/ru';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
 import { getDateLanguage, getTimeZone } from './zone';
+import { zonedParts, zonedToInstant } from './zoned';
 
 export * from './zone';
+export * from './zoned';
 
-dayjs.extend(utc);
-dayjs.extend(timezone);
-
-/** The console's date formats, in dayjs notation (hours are 24-hour, as analysts read logs). */
+/** The console's date formats, in dayjs notation (the date pickers' own), hours 24-hour as analysts read logs. */
 export const dateFormats = {
   date: 'DD.MM.YYYY',
   time: 'HH:mm',
@@ -29,32 +24,7 @@ export const DEFAULT_DATE_FORMAT: DateFormatName = 'isoDateTime';
 /** What an empty date shows. */
 export const EMPTY_DATE = 'n/a';
 
-const dayjsLocale = () => (getDateLanguage() === 'ru' ? 'ru' : 'en');
-
-/** One formatter per zone, kept: making an Intl formatter costs far more than using one. */
-const partFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function zonedParts(date: Date, zone: string): Record<string, string> {
-  let formatter = partFormatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    partFormatters.set(zone, formatter);
-  }
-  const parts: Record<string, string> = {};
-  for (const part of formatter.formatToParts(date)) parts[part.type] = part.value;
-  return parts;
-}
-
-/** The numeric formats, written from the zone's parts without dayjs (lists show thousands of dates). */
+/** Each format, written from the zone's clock (lists show thousands of dates). */
 const numericFormats: Partial<Record<DateFormatName, (p: Record<string, string>) => string>> = {
   date: (p) => `${p.day}.${p.month}.${p.year}`,
   time: (p) => `${p.hour}:${p.minute}`,
@@ -66,11 +36,46 @@ const numericFormats: Partial<Record<DateFormatName, (p: Record<string, string>)
   isoDate: (p) => `${p.year}-${p.month}-${p.day}`,
 };
 
-/** An instant the fast path can read exactly as dayjs would: a Date, epoch milliseconds or an ISO date-time. */
+/** Month names as a date says them ("5 March 2026", Russian "5 марта 2026"), one formatter per language and zone. */
+const longFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function longDate(instant: Date, zone: string): string {
+  const language = getDateLanguage() === 'ru' ? 'ru' : 'en-GB';
+  const key = `${language} ${zone}`;
+  let formatter = longFormatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(language, { timeZone: zone, day: 'numeric', month: 'long', year: 'numeric' });
+    longFormatters.set(key, formatter);
+  }
+  const parts: Record<string, string> = {};
+  for (const part of formatter.formatToParts(instant)) parts[part.type] = part.value;
+  return `${parts.day} ${parts.month} ${parts.year}`;
+}
+
+/**
+ * The instant a value names: a Date, epoch milliseconds, an ISO date-time with its offset, or a date
+ * or date-time without one, read in the user's zone.
+ */
 function instantOf(value: string | number | Date): Date | null {
   if (value instanceof Date) return value;
   if (typeof value === 'number') return new Date(value);
-  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value) ? new Date(value) : null;
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) return new Date(value);
+  const local = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(value);
+  if (!local) return null;
+  const [year, month, day, hour, minute, second] = local.slice(1).map((part) => Number(part ?? 0));
+  const clock = {
+    year: year!,
+    month: month!,
+    day: day!,
+    hour: hour!,
+    minute: minute!,
+    second: second!,
+    millisecond: 0,
+  };
+  const check = new Date(Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second));
+  const valid =
+    check.getUTCMonth() === clock.month - 1 && check.getUTCDate() === clock.day && check.getUTCHours() === clock.hour;
+  return valid ? zonedToInstant(clock, getTimeZone()) : null;
 }
 
 /** A date or timestamp in the user's zone, in one of the formats above; `n/a` when empty or invalid. */
@@ -79,34 +84,26 @@ export function formatDate(
   format: DateFormatName = DEFAULT_DATE_FORMAT,
 ): string {
   if (value === null || value === undefined || value === '') return EMPTY_DATE;
+  const instant = instantOf(value);
+  if (!instant || Number.isNaN(instant.getTime())) return EMPTY_DATE;
   const numeric = numericFormats[format];
-  const instant = numeric ? instantOf(value) : null;
-  if (numeric && instant) {
-    return Number.isNaN(instant.getTime()) ? EMPTY_DATE : numeric(zonedParts(instant, getTimeZone()));
-  }
-  const parsed = dayjs(value);
-  if (!parsed.isValid()) return EMPTY_DATE;
-  return parsed.tz(getTimeZone()).locale(dayjsLocale()).format(dateFormats[format]);
+  if (numeric) return numeric(zonedParts(instant, getTimeZone()));
+  const day = longDate(instant, getTimeZone());
+  return format === 'longDateTime' ? `${day}, ${numericFormats.time!(zonedParts(instant, getTimeZone()))}` : day;
 }
 
 /** An instant as an ISO string, from a `datetime-local` value read in the user's zone. */
 export function zonedInputToIso(value: string): string | null {
-  if (value === '') return null;
-  const parsed = dayjs.tz(value, getTimeZone());
-  return parsed.isValid() ? parsed.toISOString() : null;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
+  const instant = instantOf(value.replace('T', ' '));
+  return instant ? instant.toISOString() : null;
 }
 
 /** The `datetime-local` value (user's zone) of an ISO instant. */
 export function isoToZonedInput(value: string | null | undefined): string {
   if (!value) return '';
-  const parsed = dayjs(value);
-  return parsed.isValid() ? parsed.tz(getTimeZone()).format('YYYY-MM-DDTHH:mm') : '';
-}
-
-/** The first day of the week as dayjs knows it for a language (checks Russian weeks start on Monday). */
-export function localeWeekStart(language: string): number {
-  return dayjs()
-    .locale(language === 'ru' ? 'ru' : 'en')
-    .startOf('week')
-    .day();
+  const instant = instantOf(value);
+  if (!instant || Number.isNaN(instant.getTime())) return '';
+  const p = zonedParts(instant, getTimeZone());
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
 }

@@ -1,5 +1,5 @@
 /**
- * The time zone and language dates are shown in. Kept apart from the formatting (dayjs), so the
+ * The time zone and language dates are shown in. Kept apart from the formatting, so the
  * reduced application, which shows no dates, does not download it.
  */
 

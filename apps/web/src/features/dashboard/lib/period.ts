@@ -1,9 +1,4 @@
-import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
+import { addZonedDays, startOfZoned } from '../../../lib/dates/zoned';
 
 export const periodPresets = ['24h', '7d', '30d', 'custom'] as const;
 export type PeriodPreset = (typeof periodPresets)[number];
@@ -23,11 +18,10 @@ export const isPeriodPreset = (value: string | null): value is PeriodPreset =>
  * start of 23 hours ago, or the last 7/30 days from the zone's midnight, up to now.
  */
 export function presetRange(preset: Exclude<PeriodPreset, 'custom'>, now: Date, zone: string): Period {
-  const local = dayjs(now).tz(zone);
   const from =
     preset === '24h'
-      ? local.startOf('hour').subtract(23, 'hour')
-      : dayjs.tz(local.format('YYYY-MM-DD'), zone).subtract(preset === '7d' ? 6 : 29, 'day');
+      ? new Date(startOfZoned(now, 'hour', zone).getTime() - 23 * 3_600_000)
+      : addZonedDays(now, preset === '7d' ? -6 : -29, zone);
   // The end is the next whole minute, so a chart drawn twice in a minute asks the same question.
   const to = new Date(Math.ceil((now.getTime() + 1) / 60_000) * 60_000);
   return { preset, from: from.toISOString(), to: to.toISOString() };

@@ -7,14 +7,9 @@ import type {
   WidgetSeriesData,
   WidgetSize,
 } from '@vigil/contract';
-import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
+import { addZonedDays, startOfZoned, zonedParts } from '../../../lib/dates/zoned';
 import type { Camelize } from '../../../lib/http';
 import { alertStatusColor, severityCssColor } from '../../triage';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
 
 /** How many series colours the theme has (`--vigil-chart-1` … `--vigil-chart-17`). */
 export const CHART_COLOURS = 17;
@@ -47,32 +42,28 @@ export interface SeriesRow {
 
 /** First instants of every bucket from `from` to `to`, in the zone (days follow the zone's midnights). */
 export function bucketStarts(from: string, to: string, unit: WidgetBucketUnit, zone: string): string[] {
-  const end = dayjs(to).valueOf();
+  const end = Date.parse(to);
   const starts: string[] = [];
-  let current = dayjs(from).tz(zone).startOf(unit);
+  let current = startOfZoned(Date.parse(from), unit, zone);
   // A bounded walk: periods are at most 366 days, so at most ~8,800 hours.
-  for (let guard = 0; current.valueOf() < end && guard < 10_000; guard++) {
+  for (let guard = 0; current.getTime() < end && guard < 10_000; guard++) {
     starts.push(current.toISOString());
-    current =
-      unit === 'hour'
-        ? dayjs(current.valueOf() + 3_600_000).tz(zone)
-        : dayjs.tz(current.add(1, 'day').format('YYYY-MM-DD'), zone).startOf('day');
+    current = unit === 'hour' ? new Date(current.getTime() + 3_600_000) : addZonedDays(current, 1, zone);
   }
   return starts;
 }
 
 /** The axis label of a bucket in the zone: the hour for hourly buckets, day and month for daily ones. */
 export function bucketLabel(bucket: string, unit: WidgetBucketUnit, zone: string): string {
-  return dayjs(bucket)
-    .tz(zone)
-    .format(unit === 'hour' ? 'HH:mm' : 'DD.MM');
+  const clock = zonedParts(new Date(bucket), zone);
+  return unit === 'hour' ? `${clock.hour}:${clock.minute}` : `${clock.day}.${clock.month}`;
 }
 
 /** The first instant after a bucket, in the zone. */
 export function bucketEnd(bucket: string, unit: WidgetBucketUnit, zone: string): string {
   return unit === 'hour'
     ? new Date(Date.parse(bucket) + 3_600_000).toISOString()
-    : dayjs.tz(dayjs(bucket).tz(zone).add(1, 'day').format('YYYY-MM-DD'), zone).toISOString();
+    : addZonedDays(Date.parse(bucket), 1, zone).toISOString();
 }
 
 /**
