@@ -1,7 +1,7 @@
 import '@mantine/core/styles.css';
 import './main-app.css';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from '../lib/router';
 import { EmptyStartPage } from '../components/pages/empty-start-page';
 import { NotFoundPage } from '../components/pages/not-found-page';
 import { createQueryClient } from '../lib/fetch-state';

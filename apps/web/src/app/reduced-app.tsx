@@ -3,7 +3,7 @@ import { AuthLayout } from '../features/auth/components/auth-layout';
 import { OtpPage } from '../features/auth/components/otp-page';
 import { PasswordExpiredPage } from '../features/auth/components/password-expired-page';
 import { SignInPage } from '../features/auth/components/sign-in-page';
-import { matchPath, MiniRouter, Redirect, useMiniRouter } from '../lib/mini-router';
+import { BrowserRouter, matchPath, Navigate, useLocation } from '../lib/router';
 import {
   ACTIVATION_PATH_PREFIX,
   LOGIN_PATH,
@@ -30,7 +30,7 @@ const steps = {
 
 function Screens() {
   const user = useCurrentUser();
-  const { pathname, search } = useMiniRouter();
+  const { pathname, search } = useLocation();
   const activation =
     matchPath(`${ACTIVATION_PATH_PREFIX}:token`, pathname) ??
     matchPath(`${MAILED_ACTIVATION_PATH_PREFIX}:token`, pathname);
@@ -43,7 +43,7 @@ function Screens() {
   }
   // Any other address (or another user's step): remembered for after sign-in, then on to the user's step.
   if (!(path in steps)) savePath(`${pathname}${search}${window.location.hash}`);
-  return <Redirect to={step} />;
+  return <Navigate to={step} replace />;
 }
 
 /**
@@ -52,10 +52,10 @@ function Screens() {
  */
 export default function ReducedApp() {
   return (
-    <MiniRouter>
+    <BrowserRouter>
       <AuthLayout>
         <Screens />
       </AuthLayout>
-    </MiniRouter>
+    </BrowserRouter>
   );
 }

@@ -1,7 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { useLocation } from '../lib/router';
 import { NoAccessPage } from '../components/pages/no-access-page';
 import { UnavailablePage } from '../components/pages/unavailable-page';
 import { usePermission } from '../lib/permissions';

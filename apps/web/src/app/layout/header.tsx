@@ -2,7 +2,7 @@ import { ActionIcon, Avatar, Burger, Group, Menu, Text, Tooltip, UnstyledButton 
 import { IconChevronDown, IconDevices, IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { BrandMark } from '../../components/ui/brand-mark';
 import { LanguageFlag } from '../../components/ui/flags';
 import { currentLanguage, languages, type Language } from '../../lib/i18n';

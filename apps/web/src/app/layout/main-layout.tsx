@@ -1,7 +1,7 @@
 import { AppShell, Loader } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense, useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from '../../lib/router';
 import { MaintenanceBanner } from '../../components/maintenance-banner';
 import { savePath } from '../../lib/session';
 import { Header } from './header';

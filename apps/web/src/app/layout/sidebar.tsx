@@ -1,6 +1,6 @@
 import { NavLink, ScrollArea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { NavLink as RouterLink, useLocation } from 'react-router';
+import { NavLink as RouterLink, useLocation } from '../../lib/router';
 import { useAbility } from '../../lib/permissions';
 import { isListedRoute, isMenuRoute, routeMap, type NavSection, type PageRoute } from '../route-map';
 

@@ -15,7 +15,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 import { orderingField } from '../../lib/list';
 import type { Selection } from './selection';
 

@@ -1,7 +1,7 @@
 import { Button, Stack, ThemeIcon } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { Typography } from '../ui/typography';
 
 /** A page that only says something: an icon, a title, a message and, where useful, the way home. */

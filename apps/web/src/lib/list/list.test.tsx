@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../router';
 import { describe, expect, it } from 'vitest';
 import { useListState, type ListDefinition } from './list';
 

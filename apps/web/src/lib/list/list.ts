@@ -1,7 +1,7 @@
 import type { ListAnswer, ResourceBasename } from '@vigil/contract';
 import { endpointUrl } from '@vigil/contract/client';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../router';
 import { useFetchState, type FetchState } from '../fetch-state';
 import { http, toCamelCase, toSnakeCase, type Camelize } from '../http';
 

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../router';
 
 /** The `:id` of a detail page's address; `valid` only for a positive whole number the server can hold. */
 export function useRouteId(): { id: number; valid: boolean } {

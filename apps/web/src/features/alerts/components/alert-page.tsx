@@ -17,7 +17,7 @@ import type { AlertResolution, AlertStatus } from '@vigil/contract';
 import { alertStatuses } from '@vigil/contract/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
 import { formatDate } from '../../../lib/dates';
 import { ApiError } from '../../../lib/http';

@@ -15,7 +15,7 @@ import { IconChevronDown, IconChevronRight, IconExternalLink } from '@tabler/ico
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { CopyButton } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { JsonView } from '../../../components/ui/json-view';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, isCancelled } from '../../../lib/http';
-import { useMiniRouter } from '../../../lib/mini-router';
+import { useNavigate } from '../../../lib/router';
 import { LOGIN_PATH } from '../../../lib/session';
 import { activate, continueSignIn, fetchActivation, type ActivationInfo } from '../api/auth';
 import { AuthForm, NewPasswordFields, useAuthSubmit, useNewPassword } from './auth-form';
@@ -13,7 +13,7 @@ type LinkState =
 /** An activation (or password-reset) link: choose a password, then the console opens. */
 export function ActivationPage({ token }: { token: string }) {
   const { t } = useTranslation();
-  const { navigate } = useMiniRouter();
+  const navigate = useNavigate();
   const [link, setLink] = useState<LinkState>({ status: 'checking' });
   const passwordNew = useNewPassword(link.status === 'valid' ? link.info.username : '');
   const { loading, formError, fieldErrors, submit } = useAuthSubmit();

@@ -1,7 +1,7 @@
 import type { SsoErrorCode } from '@vigil/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMiniRouter } from '../../../lib/mini-router';
+import { useLocation } from '../../../lib/router';
 import { peekSavedPath, ssoAddress } from '../../../lib/session';
 import { continueSignIn, findSsoProvider, signIn } from '../api/auth';
 import { AuthForm, PasswordField, useAuthSubmit } from './auth-form';
@@ -27,7 +27,7 @@ function isSsoErrorCode(value: string | null): value is SsoErrorCode {
 /** Sign-in with a username or e-mail and a password; single sign-on for companies that use it. */
 export function SignInPage() {
   const { t } = useTranslation();
-  const params = new URLSearchParams(useMiniRouter().search);
+  const params = new URLSearchParams(useLocation().search);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [ssoLoading, setSsoLoading] = useState(false);

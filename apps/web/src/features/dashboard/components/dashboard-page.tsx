@@ -17,7 +17,7 @@ import { widgetKinds } from '@vigil/contract/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../../lib/router';
 import { LoadError } from '../../../components/list/list-error';
 import { PageHeader } from '../../../components/ui/page-header';
 import { getTimeZone, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';

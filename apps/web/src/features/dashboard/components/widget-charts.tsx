@@ -5,7 +5,7 @@ import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { AlertSeverity, AlertStatus, WidgetCategoryData, WidgetKind, WidgetSeriesData } from '@vigil/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../../lib/router';
 import type { Camelize } from '../../../lib/http';
 import { categoryUrl, seriesUrl } from '../lib/pivots';
 import { fillSeries, keyColour, type SeriesRow } from '../lib/shape';

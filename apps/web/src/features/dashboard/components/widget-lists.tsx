@@ -1,7 +1,7 @@
 import { Group, Stack, Text } from '@mantine/core';
 import type { WidgetCategoryData, WidgetDurationData, WidgetKind } from '@vigil/contract';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import type { Camelize } from '../../../lib/http';
 import { categoryUrl } from '../lib/pivots';
 import { chartColour, formatDuration, withShares } from '../lib/shape';

@@ -3,7 +3,7 @@ import { Anchor, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArrowsMaximize, IconChartDots3, IconEyeOff, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { CopyField } from '../../../components/ui/copy-field';
 import { formatDate } from '../../../lib/dates';
 import { AlertStatusBadge, IncidentStatusBadge, SeverityBadge } from '../../triage';

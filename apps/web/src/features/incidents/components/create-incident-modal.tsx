@@ -4,7 +4,7 @@ import { alertSeverityValues } from '@vigil/contract/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import { notify } from '../../../lib/notifications';
 import { incidentUrl } from '../../triage';

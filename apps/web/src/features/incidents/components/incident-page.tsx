@@ -19,7 +19,7 @@ import { alertSeverityValues } from '@vigil/contract/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { FormError } from '../../../components/form';
 import { LoadError } from '../../../components/list';
 import { NotFoundPage } from '../../../components/pages/not-found-page';

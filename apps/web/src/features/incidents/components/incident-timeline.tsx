@@ -13,7 +13,7 @@ import {
 import type { AlertSeverity, IncidentStatus } from '@vigil/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { MarkdownView } from '../../../components/ui/markdown-view';
 import { formatDate } from '../../../lib/dates';
 import { alertUrl, IncidentStatusBadge, SeverityBadge } from '../../triage';

@@ -3,7 +3,7 @@ import { IconLinkOff, IconPlus } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { FormError, fieldError } from '../../../components/form';
 import { LoadError } from '../../../components/list';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, CopyButton, Group, Stack, Text, Tooltip } from '@ma
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { groupObservables, incidentPivot } from '../lib/observables';
 
 const knownKinds = ['ip', 'host', 'user', 'domain', 'url', 'hash', 'file', 'email'] as const;

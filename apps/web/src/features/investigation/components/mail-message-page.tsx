@@ -18,7 +18,7 @@ import { IconAlertTriangle, IconArrowLeft, IconChevronDown, IconChevronRight, Ic
 import { MAX_EVENT_STRING } from '@vigil/contract/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
 import { JsonView } from '../../../components/ui/json-view';
 import { formatDate } from '../../../lib/dates';

@@ -2,7 +2,7 @@ import { ActionIcon, CopyButton, Group, Menu, Button, TextInput, Tooltip } from 
 import { IconCalendarTime, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
 import { useSignedInUser } from '../../../lib/session';
 

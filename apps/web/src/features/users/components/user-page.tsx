@@ -15,7 +15,7 @@ import {
 import { IconEdit, IconUserShield } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
 import { NotFoundPage } from '../../../components/pages/not-found-page';
 import { formatDate } from '../../../lib/dates';

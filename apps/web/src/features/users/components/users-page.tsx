@@ -3,7 +3,7 @@ import { IconArchive, IconPlus, IconRestore } from '@tabler/icons-react';
 import type { User as UserWire } from '@vigil/contract';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import type { Column } from '../../../components/list';
 import {
   actionsColumn,

@@ -1,7 +1,7 @@
 import { Tabs } from '@mantine/core';
 import { IconUsers, IconUserCog } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 
 export const USERS_PATH = '/settings/users';
 export const ROLES_PATH = '/settings/users/roles';
