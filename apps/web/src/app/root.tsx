@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { ErrorBoundary } from '../components/error-boundary';
 import { SystemUpdatePage } from '../features/maintenance/components/system-update-page';
 import { useSystemUpdating } from '../features/maintenance/lib/system-update';

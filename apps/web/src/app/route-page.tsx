@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { useLocation } from '../lib/router';
 import { NoAccessPage } from '../components/pages/no-access-page';
 import { UnavailablePage } from '../components/pages/unavailable-page';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { BrandMark } from '../components/ui/brand-mark';
 
 /** The server could not say who is signed in (down, or failing): say so, and offer to try again. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { isSystemUpdating, onHttpEvent } from '../lib/http';
 
 /** Shown while the server answers 423 (system update); gone with the next normal answer. */

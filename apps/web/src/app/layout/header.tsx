@@ -1,7 +1,7 @@
 import { ActionIcon, Avatar, Burger, Group, Menu, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconDevices, IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from '../../lib/router';
 import { BrandMark } from '../../components/ui/brand-mark';
 import { LanguageFlag } from '../../components/ui/flags';

@@ -2,7 +2,7 @@ import { endpoints } from '@vigil/contract/client';
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconUserShield } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { call } from '../../lib/http';
 import { displayName, useSignedInUser } from '../../lib/session';
 

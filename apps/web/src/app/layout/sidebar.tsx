@@ -1,5 +1,5 @@
 import { NavLink, ScrollArea } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { NavLink as RouterLink, useLocation } from '../../lib/router';
 import { useAbility } from '../../lib/permissions';
 import { isListedRoute, isMenuRoute, routeMap, type NavSection, type PageRoute } from '../route-map';

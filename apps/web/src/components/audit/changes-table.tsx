@@ -1,5 +1,5 @@
 import { Code, Table, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 export type FieldChanges = Record<string, { before?: unknown; after?: unknown }>;
 

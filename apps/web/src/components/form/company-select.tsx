@@ -1,5 +1,5 @@
 import { Select } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useSignedInUser } from '../../lib/session';
 
 /** Which of the user's companies a new record belongs to; not shown to someone who sees only one. */

@@ -1,6 +1,6 @@
 import { Button, Group, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /**
  * A form whose submit runs `onSubmit` (the page stays; the browser does not validate, the server's

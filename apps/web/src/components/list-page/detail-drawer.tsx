@@ -1,7 +1,7 @@
 import './detail-drawer.css';
 import { Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { JsonView } from '../ui/json-view';
 import { SideDrawer } from '../ui/side-drawer';
 

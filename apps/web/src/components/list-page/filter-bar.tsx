@@ -14,7 +14,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch } from '@tabler/icons-react';
 import type { ReactNode, Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { isoToZonedInput, zonedInputToIso } from '../../lib/dates';
 import { DateTimeInput } from '../../lib/dates/date-time-field';
 import type { FilterKind, ListDefinition, ListState } from '../../lib/list';

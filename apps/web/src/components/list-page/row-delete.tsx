@@ -1,7 +1,7 @@
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { notify } from '../../lib/notifications';
 import { ConfirmModal } from '../ui/confirm-modal';
 import { actionsColumn, cellAction } from './columns';

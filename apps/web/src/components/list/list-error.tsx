@@ -1,6 +1,6 @@
 import { Alert, Button, Group } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** A list (or any data) that could not be loaded, with a way to try again. */
 export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {

@@ -1,5 +1,5 @@
 import { Group, Pagination, Select, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import type { FilterKind, ListPage, ListState } from '../../lib/list';
 
 /**

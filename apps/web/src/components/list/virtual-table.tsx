@@ -14,7 +14,7 @@ import {
   type MouseEvent,
   type ReactNode,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useNavigate } from '../../lib/router';
 import { orderingField } from '../../lib/list';
 import type { Selection } from './selection';

@@ -1,5 +1,5 @@
 import { IconLayoutDashboard } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { MessagePage } from './message-page';
 
 /** The start page of a user who may open no page yet. */

@@ -1,6 +1,6 @@
 import { Button, Stack, ThemeIcon } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from '../../lib/router';
 import { Typography } from '../ui/typography';
 

@@ -1,5 +1,5 @@
 import { IconLock } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { MessagePage } from './message-page';
 
 /** What a direct link to a page the user may not open shows. */

@@ -1,5 +1,5 @@
 import { IconCompass } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { MessagePage } from './message-page';
 
 /** An address the console has no page for. */

@@ -1,6 +1,6 @@
 import { ActionIcon, CopyButton, TextInput, Tooltip, type ActionIconProps } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** A read-only value (a token, a link, a secret) with a button that copies it. */
 export function CopyField({

@@ -1,6 +1,6 @@
 import { Drawer, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** A drawer from the right beside a list (a form, a row's details); a text title is shown as a heading. */
 export function SideDrawer({

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render } from '@testing-library/react';
 import { alertSeverityValues, alertStatuses, incidentStatuses } from '@vigil/contract/client';
-import i18next from 'i18next';
+import { i18next } from '../../lib/i18n';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initI18n } from '../../lib/i18n';
 import {

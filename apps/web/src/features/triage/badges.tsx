@@ -1,8 +1,8 @@
 import type { AlertSeverity, AlertStatus, IncidentStatus } from '@vigil/contract';
 import { alertSeverityValues, alertStatuses, incidentStatuses } from '@vigil/contract/client';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../lib/i18n';
 import { useMemo, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** Colour of each severity, the same on every page and chart. */
 export const severityColor: Record<AlertSeverity, 'grey' | 'blue' | 'yellow' | 'orange' | 'red'> = {

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../lib/i18n';
 
 /**
  * What a Suricata rule says of itself (its `metadata` keyword, as EVE logs it: each key with its

@@ -3,7 +3,7 @@ import { DateInput, DatesProvider } from '@mantine/dates';
 import dayjs from 'dayjs';
 import 'dayjs/locale/ru';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { dateFormats } from './index';
 import { firstDayOfWeek } from './zone';
 

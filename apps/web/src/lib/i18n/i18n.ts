@@ -1,8 +1,7 @@
 import type { CurrentUser } from '@vigil/contract';
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { setDateLanguage } from '../dates/zone';
 import { coreLoaders, sectionLoaders, type Section } from './sections';
+import { i18next, type Translator } from './translator';
 
 const allSections = Object.keys(sectionLoaders.en) as Section[];
 
@@ -26,11 +25,11 @@ async function ensureLoaded(language: Language, sections: readonly Section[]): P
     ...missing.map((section) => sectionLoaders[language][section]()),
   ]);
   if (coreTexts) {
-    i18next.addResourceBundle(language, 'translation', coreTexts, true, true);
+    i18next.addResourceBundle(language, coreTexts);
     have.add('core');
   }
   missing.forEach((section, index) => {
-    i18next.addResourceBundle(language, 'translation', { [section]: parts[index] }, true, true);
+    i18next.addResourceBundle(language, { [section]: parts[index] });
     have.add(section);
   });
 }
@@ -81,21 +80,10 @@ function applyDocumentLanguage(language: Language): void {
 export async function initI18n(
   language: Language = initialLanguage(),
   sections: readonly Section[] | 'all' = 'all',
-): Promise<typeof i18next> {
+): Promise<Translator> {
   applyDocumentLanguage(language);
-  // init starts i18next's store afresh.
   for (const parts of Object.values(loaded)) parts.clear();
-  await i18next.use(initReactI18next).init({
-    resources: {},
-    lng: language,
-    fallbackLng: false,
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    saveMissing: true,
-    missingKeyHandler: (lngs, _namespace, key) => {
-      console.error(`Missing translation "${key}" (${lngs.join(', ')})`);
-    },
-  });
+  i18next.reset(language);
   await ensureLoaded(language, sections === 'all' ? allSections : sections);
   for (const section of sections === 'all' ? allSections : sections) wanted.add(section);
   return i18next;
@@ -106,7 +94,7 @@ export async function changeLanguage(language: Language): Promise<void> {
   localStorage.setItem(LANGUAGE_STORAGE_KEY, JSON.stringify(language));
   await ensureLoaded(language, [...wanted]);
   applyDocumentLanguage(language);
-  await i18next.changeLanguage(language);
+  i18next.changeLanguage(language);
   // A page opened while the new language was loading asked for its sections in the old one.
   await ensureLoaded(language, [...wanted]);
 }

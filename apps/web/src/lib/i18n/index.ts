@@ -14,7 +14,9 @@ export {
   loadSections,
   storedLanguage,
 } from './i18n';
+export { useTranslation } from './react';
 export { valueLabel } from './value-label';
+export type { TFunction, TranslationKey, Translator } from './translator';
 export type { Language } from './i18n';
 export type { Section } from './sections';
 export type { Translation } from './types';

@@ -4,10 +4,3 @@ import type { en } from './locales/en';
 export type Translation<T = typeof en> = {
   readonly [K in keyof T]: T[K] extends string ? string : Translation<T[K]>;
 };
-
-declare module 'i18next' {
-  interface CustomTypeOptions {
-    defaultNS: 'translation';
-    resources: { translation: typeof en };
-  }
-}

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
 import { CopyField } from '../../../components/ui/copy-field';
 import { formatDate } from '../../../lib/dates';

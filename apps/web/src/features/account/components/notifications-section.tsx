@@ -1,7 +1,7 @@
 import { Button, Divider, Group, Stack, Switch, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormError } from '../../../components/form';
 import { notify } from '../../../lib/notifications';
 import { setCurrentUser, useSignedInUser } from '../../../lib/session';

@@ -2,7 +2,7 @@ import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core'
 import { IconExternalLink, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormError, fieldError } from '../../../components/form';
 import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../lib/notifications';

@@ -1,7 +1,7 @@
 import { Button, Group, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormError, fieldError } from '../../../components/form';
 import { browserTimeZone } from '../../../lib/dates';
 import { languages, type Language } from '../../../lib/i18n';

@@ -1,6 +1,6 @@
 import { Alert, Avatar, Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { IconUserShield } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { displayName, useSignedInUser } from '../../../lib/session';
 import { ApiTokenSection } from './api-token-section';
 import { NotificationsSection } from './notifications-section';

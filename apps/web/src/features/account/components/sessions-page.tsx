@@ -4,7 +4,7 @@ import { IconDeviceDesktop, IconDeviceMobile, IconLogout } from '@tabler/icons-r
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserSession } from '@vigil/contract';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { Column } from '../../../components/list';
 import { actionsColumn, cellAction, dateColumn, ListPage, usePagedListPage } from '../../../components/list-page';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';

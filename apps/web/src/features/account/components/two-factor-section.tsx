@@ -3,7 +3,7 @@ import { IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormError, fieldError } from '../../../components/form';
 import { CopyField } from '../../../components/ui/copy-field';
 import { notify } from '../../../lib/notifications';

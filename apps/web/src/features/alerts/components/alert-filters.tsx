@@ -2,7 +2,7 @@ import { Button, Group, Paper, Select } from '@mantine/core';
 import { IconFilterOff } from '@tabler/icons-react';
 import { alertSeverityValues, alertSources, alertStatuses } from '@vigil/contract/client';
 import { memo, type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FilterControl, SearchFilter, type FilterField } from '../../../components/list-page';
 import type { ListState } from '../../../lib/list';
 import { useSignedInUser } from '../../../lib/session';

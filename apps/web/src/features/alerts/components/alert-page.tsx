@@ -16,7 +16,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AlertResolution, AlertStatus } from '@vigil/contract';
 import { alertStatuses } from '@vigil/contract/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
 import { formatDate } from '../../../lib/dates';

@@ -14,7 +14,7 @@ import {
 import { IconChevronDown, IconChevronRight, IconExternalLink } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { CopyButton } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';

@@ -1,7 +1,7 @@
 import { ActionIcon, Stack, Tooltip } from '@mantine/core';
 import { IconKeyboard, IconRefresh } from '@tabler/icons-react';
 import { useMemo, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { LoadError } from '../../../components/list';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useAfterFirstPaint } from '../../../lib/after-paint';

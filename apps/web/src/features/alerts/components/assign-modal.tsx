@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Select, Stack } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useAssignableUsers, userLabel } from '../api/hooks';
 
 /** Picks a user to give alerts to. */

@@ -3,7 +3,7 @@ import type { AlertSeverity } from '@vigil/contract';
 import { alertSeverityValues } from '@vigil/contract/client';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useIncidentSearch } from '../api/hooks';
 
 export type IncidentChoice =

@@ -1,7 +1,7 @@
 import { Button, Kbd, Modal, Stack, Text } from '@mantine/core';
 import type { AlertResolution } from '@vigil/contract';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { resolutionForKey, resolutionKeys } from '../lib/shortcuts';
 
 /**

@@ -1,6 +1,6 @@
 import { Group, Kbd, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Fragment } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { keyLabel, shortcuts } from '../lib/shortcuts';
 
 const groups = ['move', 'triage', 'other'] as const;

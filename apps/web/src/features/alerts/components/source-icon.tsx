@@ -1,7 +1,7 @@
 import { IconDeviceDesktop, IconMail, IconNetwork } from '@tabler/icons-react';
 import type { AlertSource } from '@vigil/contract';
 import type { ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 const icons = { network: IconNetwork, endpoint: IconDeviceDesktop, mail: IconMail } as const;
 

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, TagsInput } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { cleanTags } from '../lib/bulk';
 
 /** Adds tags to alerts or removes them. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ApiError, isCancelled } from '../../../lib/http';
 import { useNavigate } from '../../../lib/router';
 import { LOGIN_PATH } from '../../../lib/session';

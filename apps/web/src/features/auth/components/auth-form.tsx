@@ -1,5 +1,5 @@
 import { useState, type ComponentProps, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ApiError } from '../../../lib/http';
 import { Field } from './controls';
 import { PasswordRules, passwordRules } from './password-rules';

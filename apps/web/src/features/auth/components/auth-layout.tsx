@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { MaintenanceBanner } from '../../../components/maintenance-banner';
 import { BrandMark } from '../../../components/ui/brand-mark';
 import { LanguageFlag } from '../../../components/ui/flags';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ApiError } from '../../../lib/http';
 import { useCurrentUser } from '../../../lib/session';
 import { abandonSignIn, continueSignIn, submitOtp } from '../api/auth';

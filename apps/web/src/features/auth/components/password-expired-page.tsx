@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useCurrentUser } from '../../../lib/session';
 import { abandonSignIn, changePassword, continueSignIn } from '../api/auth';
 import { AuthForm, NewPasswordFields, PasswordField, useAuthSubmit, useNewPassword } from './auth-form';

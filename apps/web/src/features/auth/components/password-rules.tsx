@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** The shortest password the server accepts by default (PASSWORD_MIN_LENGTH). */
 export const PASSWORD_MIN_LENGTH = 10;

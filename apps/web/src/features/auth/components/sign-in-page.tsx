@@ -1,6 +1,6 @@
 import type { SsoErrorCode } from '@vigil/contract';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useLocation } from '../../../lib/router';
 import { peekSavedPath, ssoAddress } from '../../../lib/session';
 import { continueSignIn, findSsoProvider, signIn } from '../api/auth';

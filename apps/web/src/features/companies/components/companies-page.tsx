@@ -3,7 +3,7 @@ import { IconBuilding, IconKey, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Company as CompanyWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { Column } from '../../../components/list';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import {

@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
 import { notify } from '../../../lib/notifications';

@@ -15,7 +15,7 @@ import {
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormError, fieldError } from '../../../components/form';
 import { LoadError } from '../../../components/list';
 import { CopyField } from '../../../components/ui/copy-field';

@@ -16,7 +16,7 @@ import type { WidgetKind, WidgetSize } from '@vigil/contract';
 import { widgetKinds } from '@vigil/contract/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useSearchParams } from '../../../lib/router';
 import { LoadError } from '../../../components/list/list-error';
 import { PageHeader } from '../../../components/ui/page-header';

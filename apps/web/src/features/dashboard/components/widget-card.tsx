@@ -14,7 +14,7 @@ import type { WidgetKind, WidgetSize } from '@vigil/contract';
 import { snapshotWidgetKinds, widgetSizes } from '@vigil/contract/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, memo, Suspense, type DragEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { fetchWidgetData, widgetKeys, type Widget } from '../api/widgets';
 import { DurationWidget, TopListWidget, type ChartContext } from './widget-lists';
 

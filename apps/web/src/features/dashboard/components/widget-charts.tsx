@@ -4,7 +4,7 @@ import { BarChart, DonutChart } from '@mantine/charts';
 import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { AlertSeverity, AlertStatus, WidgetCategoryData, WidgetKind, WidgetSeriesData } from '@vigil/contract';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate } from '../../../lib/router';
 import type { Camelize } from '../../../lib/http';
 import { categoryUrl, seriesUrl } from '../lib/pivots';

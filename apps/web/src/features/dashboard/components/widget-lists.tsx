@@ -1,6 +1,6 @@
 import { Group, Stack, Text } from '@mantine/core';
 import type { WidgetCategoryData, WidgetDurationData, WidgetKind } from '@vigil/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import type { Camelize } from '../../../lib/http';
 import { categoryUrl } from '../lib/pivots';

@@ -1,7 +1,7 @@
 import type { GraphNodeKind } from '@vigil/contract';
 import { graphNodeKinds } from '@vigil/contract/client';
 import { Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { KindIcon } from './kind-icon';
 
 /** Every kind of node with its shape and colour, and how many of each are drawn. */

@@ -10,7 +10,7 @@ import {
 } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useSearchParams } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
 import { PageHeader } from '../../../components/ui/page-header';

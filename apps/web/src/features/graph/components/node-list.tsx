@@ -1,7 +1,7 @@
 import { Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { GraphEdge, GraphNode } from '../api/graph';
 import { KindIcon } from './kind-icon';
 

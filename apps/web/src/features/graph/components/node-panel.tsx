@@ -2,7 +2,7 @@ import type { AlertSeverity, AlertStatus, GraphNodeKind, IncidentStatus } from '
 import { Anchor, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArrowsMaximize, IconChartDots3, IconEyeOff, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { CopyField } from '../../../components/ui/copy-field';
 import { formatDate } from '../../../lib/dates';

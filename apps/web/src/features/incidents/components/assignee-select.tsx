@@ -1,6 +1,6 @@
 import { Select, type SelectProps } from '@mantine/core';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useSignedInUser } from '../../../lib/session';
 import { useAssignableUsers, userName } from '../api/hooks';
 

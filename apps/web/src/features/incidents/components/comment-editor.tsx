@@ -2,7 +2,7 @@ import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { IconMarkdown } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormError, fieldError } from '../../../components/form';
 import { MarkdownView } from '../../../components/ui/markdown-view';
 import { addComment } from '../api/incidents';

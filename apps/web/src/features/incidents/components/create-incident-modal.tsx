@@ -3,7 +3,7 @@ import type { AlertSeverity } from '@vigil/contract';
 import { alertSeverityValues } from '@vigil/contract/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from '../../../lib/router';
 import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import { notify } from '../../../lib/notifications';

@@ -1,7 +1,7 @@
 import { Group, Modal, Stack, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import { MarkdownView } from '../../../components/ui/markdown-view';
 import { updateIncident, type IncidentDetail } from '../api/incidents';

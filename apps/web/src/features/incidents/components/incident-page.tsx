@@ -18,7 +18,7 @@ import type { AlertSeverity } from '@vigil/contract';
 import { alertSeverityValues } from '@vigil/contract/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { FormError } from '../../../components/form';
 import { LoadError } from '../../../components/list';

@@ -12,7 +12,7 @@ import {
 } from '@tabler/icons-react';
 import type { AlertSeverity, IncidentStatus } from '@vigil/contract';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { MarkdownView } from '../../../components/ui/markdown-view';
 import { formatDate } from '../../../lib/dates';

@@ -3,7 +3,7 @@ import { IconFilterOff, IconPlus, IconRefresh } from '@tabler/icons-react';
 import type { Incident as IncidentWire } from '@vigil/contract';
 import { alertSeverityValues, incidentStatuses } from '@vigil/contract/client';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { LoadError } from '../../../components/list';
 import { FilterControl, SearchFilter, type FilterField } from '../../../components/list-page';
 import { VirtualTable, type Column } from '../../../components/list/virtual-table';

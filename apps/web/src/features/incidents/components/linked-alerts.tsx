@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Button, Group, Stack, Table, Text, TextInput, Toolt
 import { IconLinkOff, IconPlus } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { FormError, fieldError } from '../../../components/form';
 import { LoadError } from '../../../components/list';

@@ -1,5 +1,5 @@
 import { SegmentedControl } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** Whether a Markdown text is being written or shown as it will read. */
 export type MarkdownMode = 'write' | 'preview';

@@ -1,6 +1,6 @@
 import { Group, Progress, Text, Tooltip } from '@mantine/core';
 import { IconAlarm, IconCircleCheck, IconClockExclamation } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatDate } from '../../../lib/dates';
 import {
   formatDuration,

@@ -2,7 +2,7 @@ import { Button, Group, Menu, Modal, Stack, Text, Textarea } from '@mantine/core
 import { IconChevronDown } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormError, fieldError } from '../../../components/form';
 import { incidentStatusColor } from '../../triage';
 import { updateIncident, type IncidentDetail } from '../api/incidents';

@@ -4,7 +4,7 @@ import type { TaskStatus } from '@vigil/contract';
 import { taskStatuses } from '@vigil/contract/client';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { fieldError, FormError } from '../../../components/form';
 import { formatDate } from '../../../lib/dates';
 import { addTask, updateTask, type IncidentDetail, type IncidentTask, type TaskUpdate } from '../api/incidents';

@@ -1,7 +1,7 @@
 import { Button, Group, Text } from '@mantine/core';
 import { IconBinaryTree } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { useEndpointEvent, type EndpointEventView, type StoredEvent } from '../api/investigation';

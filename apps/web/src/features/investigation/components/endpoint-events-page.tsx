@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Drawer, Text, Tooltip } from '@mantine/core';
 import { IconBinaryTree } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { Column } from '../../../components/list';
 import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { endpointEventOf, endpointList, type StoredEvent } from '../api/investigation';

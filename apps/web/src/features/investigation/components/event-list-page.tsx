@@ -1,7 +1,7 @@
 import './investigation.css';
 import { Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { Column } from '../../../components/list';
 import { ListPage, type FilterField, type ListPageModel } from '../../../components/list-page';
 import type { FilterKind } from '../../../lib/list';

@@ -1,6 +1,6 @@
 import { Anchor, Button, Loader, Stack, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
 import { DetailDrawer } from '../../../components/list-page';

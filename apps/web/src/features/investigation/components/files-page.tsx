@@ -1,6 +1,6 @@
 import { detectedFileTypes } from '@vigil/contract/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { Column } from '../../../components/list';
 import { stackCell, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';

@@ -1,6 +1,6 @@
 import { Button, Group, Stack, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useCurrentUser } from '../../../lib/session';
 import { mailOriginalUrl, type MailDetail, type MailMessageView } from '../api/investigation';
 import { formatAddress } from '../lib/mail-view';

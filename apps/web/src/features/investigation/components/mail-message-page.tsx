@@ -17,7 +17,7 @@ import {
 import { IconAlertTriangle, IconArrowLeft, IconChevronDown, IconChevronRight, IconScissors } from '@tabler/icons-react';
 import { MAX_EVENT_STRING } from '@vigil/contract/client';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
 import { JsonView } from '../../../components/ui/json-view';

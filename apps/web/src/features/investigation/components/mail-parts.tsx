@@ -1,7 +1,7 @@
 import { Alert, Stack } from '@mantine/core';
 import { IconPhotoOff } from '@tabler/icons-react';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { hasRemoteContent, mailSrcdoc } from '../lib/mail-frame';
 
 const authColor: Record<string, string> = {

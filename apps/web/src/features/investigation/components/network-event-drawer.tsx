@@ -1,6 +1,6 @@
 import { Button, Group, Table, Text } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { DetailDrawer } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { SeverityBadge, ruleMetadataItems } from '../../triage';

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { Column } from '../../../components/list';
 import { stackCell, useAddToFilter, useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { severityPill, useTriageLabels } from '../../triage';

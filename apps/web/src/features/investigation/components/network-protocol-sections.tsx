@@ -1,5 +1,5 @@
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { formatDate } from '../../../lib/dates';
 import type { NetworkEventView } from '../api/investigation';
 import { networkCodeLabel } from '../lib/codes';

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconChevronDown, IconChevronRight, IconPoint } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
 import { formatDate } from '../../../lib/dates';

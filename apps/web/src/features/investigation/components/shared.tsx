@@ -1,7 +1,7 @@
 import { ActionIcon, CopyButton, Group, Menu, Button, TextInput, Tooltip } from '@mantine/core';
 import { IconCalendarTime, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
 import { useSignedInUser } from '../../../lib/session';

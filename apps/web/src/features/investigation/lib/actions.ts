@@ -1,5 +1,5 @@
 import { endpointActions, isEndpointAction } from '@vigil/contract/client';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 
 /**
  * An endpoint action as people read it, in the console's language. Events stored before the one

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { BrandMark } from '../../../components/ui/brand-mark';
 import { endpoints } from '@vigil/contract/client';
 import { call } from '../../../lib/http';

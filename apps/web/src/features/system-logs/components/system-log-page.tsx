@@ -2,7 +2,7 @@ import { Group, Text } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
 import type { SystemLog as SystemLogWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import {
   auditActionLabel,
   auditActions,

@@ -1,7 +1,7 @@
 import { Checkbox, Group, Table, Text } from '@mantine/core';
 import type { Permission, RoleCatalogEntry } from '@vigil/contract';
 import { Fragment, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useAbility } from '../../../lib/permissions';
 
 const BASE_ACTIONS = ['view', 'add', 'change', 'delete'] as const;

@@ -2,7 +2,7 @@ import { Button, Group, Stack, Switch } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PrivilegedFlag } from '@vigil/contract';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { notify } from '../../../lib/notifications';
 import { changePrivilegedSettings, privilegedFlags, userKeys, type User } from '../api/users';
 

@@ -3,7 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role as RoleWire } from '@vigil/contract';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { CompanySelect, FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import {
   companyColumn,

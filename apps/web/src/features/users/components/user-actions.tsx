@@ -11,7 +11,7 @@ import {
 } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
 import { notify } from '../../../lib/notifications';
 import { useAbility } from '../../../lib/permissions';

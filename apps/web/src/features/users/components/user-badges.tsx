@@ -1,5 +1,5 @@
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import type { User } from '../api/users';
 
 type BadgeUser = Pick<User, 'archived' | 'locked' | 'activated' | 'twoFactorEnabled' | 'isSuperuser'>;

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import { CopyField } from '../../../components/ui/copy-field';
 import { notify } from '../../../lib/notifications';

@@ -1,6 +1,6 @@
 import { Loader } from '@mantine/core';
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { User } from '../api/users';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { IconEdit, IconUserShield } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
 import { NotFoundPage } from '../../../components/pages/not-found-page';

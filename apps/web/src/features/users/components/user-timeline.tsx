@@ -2,7 +2,7 @@ import { Badge, Group, Pagination, Stack, Text, TextInput, Timeline } from '@man
 import { IconSearch } from '@tabler/icons-react';
 import type { SystemLog as SystemLogWire } from '@vigil/contract';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { auditActionLabel, auditObjectLabel } from '../../../components/audit/audit-labels';
 import { ChangesTable } from '../../../components/audit/changes-table';
 import { LoadError } from '../../../components/list';

@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { IconArchive, IconPlus, IconRestore } from '@tabler/icons-react';
 import type { User as UserWire } from '@vigil/contract';
 import { useCallback, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import type { Column } from '../../../components/list';
 import {

@@ -1,6 +1,6 @@
 import { Tabs } from '@mantine/core';
 import { IconUsers, IconUserCog } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from '../../../lib/router';
 
 export const USERS_PATH = '/settings/users';

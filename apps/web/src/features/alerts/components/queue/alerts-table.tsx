@@ -1,7 +1,7 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { alertSources } from '@vigil/contract/client';
 import { useCallback, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../../lib/i18n';
 import { VirtualTable, type Column } from '../../../../components/list';
 import { formatDate } from '../../../../lib/dates';
 import { useSignedInUser } from '../../../../lib/session';

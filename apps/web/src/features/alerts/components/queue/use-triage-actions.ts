@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { AlertResolution, AlertStatus } from '@vigil/contract';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../../lib/i18n';
 import { useLocation, useNavigate } from '../../../../lib/router';
 import { ApiError } from '../../../../lib/http';
 import { notify } from '../../../../lib/notifications';
