@@ -68,12 +68,18 @@ export function parseThreshold(value: string): Parsed<ThresholdSpec> {
   if (type === 'backoff') {
     const multiplier = parseUnsigned('threshold multiplier', p.get('multiplier') ?? null, 1);
     if (!multiplier.ok) return multiplier;
-    return { ok: true, value: { type, track: track.value, count: count.value, seconds: null, multiplier: multiplier.value } };
+    return {
+      ok: true,
+      value: { type, track: track.value, count: count.value, seconds: null, multiplier: multiplier.value },
+    };
   }
   if (p.has('multiplier')) return { ok: false, reason: 'only threshold type backoff takes a multiplier' };
   const seconds = parseUnsigned('threshold seconds', p.get('seconds') ?? null, 1);
   if (!seconds.ok) return seconds;
-  return { ok: true, value: { type, track: track.value, count: count.value, seconds: seconds.value, multiplier: null } };
+  return {
+    ok: true,
+    value: { type, track: track.value, count: count.value, seconds: seconds.value, multiplier: null },
+  };
 }
 
 export function parseDetectionFilter(value: string): Parsed<DetectionFilterSpec> {

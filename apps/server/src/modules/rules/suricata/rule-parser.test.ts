@@ -28,7 +28,19 @@ describe('rule header', () => {
   });
 
   it('takes packet and application-layer protocols', () => {
-    for (const protocol of ['ip', 'udp', 'icmp', 'pkthdr', 'http', 'http2', 'tls', 'dns', 'smb', 'bittorrent-dht', 'krb5']) {
+    for (const protocol of [
+      'ip',
+      'udp',
+      'icmp',
+      'pkthdr',
+      'http',
+      'http2',
+      'tls',
+      'dns',
+      'smb',
+      'bittorrent-dht',
+      'krb5',
+    ]) {
       expect(ok(`alert ${protocol} any any -> any any (sid:1;)`).protocol).toBe(protocol);
     }
   });
@@ -43,7 +55,9 @@ describe('rule header', () => {
   });
 
   it('reads variables, negation, groups and CIDR blocks in addresses', () => {
-    const rule = ok('alert tcp [$HOME_NET, !10.1.0.0/16,[192.168.1.1, 2001:db8::/32]] any -> !$EXTERNAL_NET any (sid:1;)');
+    const rule = ok(
+      'alert tcp [$HOME_NET, !10.1.0.0/16,[192.168.1.1, 2001:db8::/32]] any -> !$EXTERNAL_NET any (sid:1;)',
+    );
     expect(rule.src).toEqual({
       kind: 'group',
       items: [
@@ -77,12 +91,18 @@ describe('rule header', () => {
   });
 
   it('refuses bad addresses and ports with what is wrong', () => {
-    expect(refused('alert tcp 10.0.0.300 any -> any any (sid:1;)')).toMatch(/source address: "10.0.0.300" is not an IP address/);
+    expect(refused('alert tcp 10.0.0.300 any -> any any (sid:1;)')).toMatch(
+      /source address: "10.0.0.300" is not an IP address/,
+    );
     expect(refused('alert tcp 10.0.0.0/33 any -> any any (sid:1;)')).toMatch(/prefix outside 0–32/);
     expect(refused('alert tcp any 70000 -> any any (sid:1;)')).toMatch(/source port: "70000" is not a port number/);
     expect(refused('alert tcp any 90:80 -> any any (sid:1;)')).toMatch(/starts after it ends/);
-    expect(refused('alert tcp [1.1.1.1 any -> any any (sid:1;)')).toMatch(/brackets of a group in the header do not balance/);
-    expect(refused('alert tcp [1.1.1.1]] any -> any any (sid:1;)')).toMatch(/brackets of a group in the header do not balance/);
+    expect(refused('alert tcp [1.1.1.1 any -> any any (sid:1;)')).toMatch(
+      /brackets of a group in the header do not balance/,
+    );
+    expect(refused('alert tcp [1.1.1.1]] any -> any any (sid:1;)')).toMatch(
+      /brackets of a group in the header do not balance/,
+    );
     expect(refused('alert tcp !any any -> any any (sid:1;)')).toMatch(/"!any" as address matches nothing/);
     expect(refused('alert tcp any any -> [1.1.1.1,] any (sid:1;)')).toMatch(/has an empty item/);
     expect(refused('alert tcp $HOME-NET any -> any any (sid:1;)')).toMatch(/not a valid variable name/);
@@ -183,13 +203,20 @@ describe('rule options', () => {
   });
 
   it('reads detection_filter and backoff thresholds', () => {
-    expect(ok('alert tcp any any -> any any (detection_filter:track by_dst, count 10, seconds 60, unique_on dst_port; sid:1;)').detectionFilter).toEqual({
+    expect(
+      ok(
+        'alert tcp any any -> any any (detection_filter:track by_dst, count 10, seconds 60, unique_on dst_port; sid:1;)',
+      ).detectionFilter,
+    ).toEqual({
       track: 'by_dst',
       count: 10,
       seconds: 60,
       uniqueOn: 'dst_port',
     });
-    expect(ok('alert tcp any any -> any any (threshold:type backoff, track by_flow, count 1, multiplier 10; sid:1;)').threshold).toEqual({
+    expect(
+      ok('alert tcp any any -> any any (threshold:type backoff, track by_flow, count 1, multiplier 10; sid:1;)')
+        .threshold,
+    ).toEqual({
       type: 'backoff',
       track: 'by_flow',
       count: 1,
@@ -213,10 +240,19 @@ describe('rule options', () => {
     ['alert tcp any any -> any any (content:"|41"; sid:1;)', /never closed/],
     ['alert tcp any any -> any any (content:"a\\nb"; sid:1;)', /not an escape content allows/],
     ['alert tcp any any -> any any (content:abc; sid:1;)', /must be in double quotes/],
-    ['alert tcp any any -> any any (threshold:type often, track by_src, count 1, seconds 1; sid:1;)', /threshold type must be/],
-    ['alert tcp any any -> any any (threshold:type limit, track by_port, count 1, seconds 1; sid:1;)', /cannot track "by_port"/],
+    [
+      'alert tcp any any -> any any (threshold:type often, track by_src, count 1, seconds 1; sid:1;)',
+      /threshold type must be/,
+    ],
+    [
+      'alert tcp any any -> any any (threshold:type limit, track by_port, count 1, seconds 1; sid:1;)',
+      /cannot track "by_port"/,
+    ],
     ['alert tcp any any -> any any (threshold:type limit, track by_src, count 1; sid:1;)', /threshold seconds must be/],
-    ['alert tcp any any -> any any (threshold:type backoff, track by_src, count 1, multiplier 2; sid:1;)', /cannot track "by_src"/],
+    [
+      'alert tcp any any -> any any (threshold:type backoff, track by_src, count 1, multiplier 2; sid:1;)',
+      /cannot track "by_src"/,
+    ],
     ['alert tcp any any -> any any (flowbits:flip,x; sid:1;)', /no command "flip"/],
     ['alert tcp any any -> any any (flowbits:set,a&b; sid:1;)', /only isset and isnotset/],
     ['alert tcp any any -> any any (flowbits:set; sid:1;)', /needs a flowbit name/],

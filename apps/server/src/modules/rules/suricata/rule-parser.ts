@@ -96,9 +96,12 @@ function headerWords(header: string): string[] | null {
 type RuleBody = Omit<SuricataRule, 'enabled' | 'text'>;
 
 /** Reads the header: action, protocol, source, source port, direction, destination, destination port. */
-function parseHeader(header: string): Parsed<Pick<RuleBody, 'action' | 'protocol' | 'src' | 'srcPort' | 'direction' | 'dst' | 'dstPort'>> {
+function parseHeader(
+  header: string,
+): Parsed<Pick<RuleBody, 'action' | 'protocol' | 'src' | 'srcPort' | 'direction' | 'dst' | 'dstPort'>> {
   const words = headerWords(header);
-  if (words === null) return { ok: false, reason: 'the brackets of a group in the header do not balance: each "[" needs its "]"' };
+  if (words === null)
+    return { ok: false, reason: 'the brackets of a group in the header do not balance: each "[" needs its "]"' };
   const action = words[0] ?? '';
   if (!(RULE_ACTIONS as readonly string[]).includes(action)) {
     return { ok: false, reason: `"${action.slice(0, 40)}" is not a rule action (use ${RULE_ACTIONS.join(', ')})` };
@@ -118,7 +121,8 @@ function parseHeader(header: string): Parsed<Pick<RuleBody, 'action' | 'protocol
     string,
     string,
   ];
-  if (!RULE_PROTOCOLS.has(protocol.toLowerCase())) return { ok: false, reason: `"${protocol}" is not a protocol Suricata knows` };
+  if (!RULE_PROTOCOLS.has(protocol.toLowerCase()))
+    return { ok: false, reason: `"${protocol}" is not a protocol Suricata knows` };
   if (!(DIRECTIONS as readonly string[]).includes(directionText)) {
     return { ok: false, reason: `"${directionText}" is not a direction (use ->, <> or =>)` };
   }
@@ -244,7 +248,8 @@ function applyOption(rule: RuleBody, option: RuleOption): Parsed<null> {
       return done;
     }
     case 'classtype':
-      if (!/^[A-Za-z0-9_-]+$/.test(value)) return { ok: false, reason: `"${value.slice(0, 60)}" is not a classtype name` };
+      if (!/^[A-Za-z0-9_-]+$/.test(value))
+        return { ok: false, reason: `"${value.slice(0, 60)}" is not a classtype name` };
       rule.classtype = value;
       return done;
     case 'metadata':

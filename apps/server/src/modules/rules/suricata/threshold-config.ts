@@ -69,7 +69,7 @@ function settings(text: string, keyword: string): Parsed<Map<string, string>> {
   parts.push(text.slice(start));
   const map = new Map<string, string>();
   for (const part of parts) {
-    const m = /^\s*([a-z_]+)\s+(.+?)\s*$/.exec(part);
+    const m = /^\s*([a-z_]+)\s+(\[.*\]|\S+)\s*$/.exec(part);
     if (!m) return { ok: false, reason: `"${part.trim()}" in ${keyword} is not a "name value" setting` };
     if (map.has(m[1]!)) return { ok: false, reason: `${keyword} gives "${m[1]}" twice` };
     map.set(m[1]!, m[2]!);
@@ -112,7 +112,8 @@ function parseSuppress(map: Map<string, string>): Parsed<SuppressEntry> {
   if (map.has('track') !== map.has('ip')) {
     return { ok: false, reason: 'suppress takes track and ip together, or neither (to suppress the whole rule)' };
   }
-  if (!map.has('track')) return { ok: true, value: { kind: 'suppress', ...id.value, track: null, ip: null, ipText: null } };
+  if (!map.has('track'))
+    return { ok: true, value: { kind: 'suppress', ...id.value, track: null, ip: null, ipText: null } };
   const track = oneOf(map.get('track'), ['by_src', 'by_dst', 'by_either'] as const, 'suppress track');
   if (!track.ok) return track;
   const ipText = map.get('ip')!;
@@ -159,7 +160,11 @@ function parseRateFilter(map: Map<string, string>): Parsed<RateFilterEntry> {
   if (!count.ok) return count;
   const seconds = parseUnsigned('rate_filter seconds', map.get('seconds') ?? null, 1);
   if (!seconds.ok) return seconds;
-  const newAction = oneOf(map.get('new_action'), ['alert', 'drop', 'pass', 'reject'] as const, 'rate_filter new_action');
+  const newAction = oneOf(
+    map.get('new_action'),
+    ['alert', 'drop', 'pass', 'reject'] as const,
+    'rate_filter new_action',
+  );
   if (!newAction.ok) return newAction;
   const timeout = parseUnsigned('rate_filter timeout', map.get('timeout') ?? null, 1);
   if (!timeout.ok) return timeout;

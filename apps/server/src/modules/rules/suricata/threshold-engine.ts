@@ -55,7 +55,8 @@ export function eveTimeMs(timestamp: number | string | Date): number {
 }
 
 function counterOf(spec: ThresholdSpec | DetectionFilterSpec | ThresholdEntry): Counter {
-  if (!('type' in spec)) return { type: 'detection_filter', track: spec.track, count: spec.count, seconds: spec.seconds };
+  if (!('type' in spec))
+    return { type: 'detection_filter', track: spec.track, count: spec.count, seconds: spec.seconds };
   if (spec.type === 'backoff') {
     return { type: 'backoff', track: spec.track, count: spec.count, multiplier: spec.multiplier ?? 1 };
   }
