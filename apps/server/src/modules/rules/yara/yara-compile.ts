@@ -41,8 +41,8 @@ function diagnostic(d: { code: string; message: string; line?: number; column?: 
 }
 
 /** The first line of a compiler message with its position: `line 3: unknown identifier `foo``. */
-function reasonOf(d: YaraDiagnostic): string {
-  const head = d.message.split('\n')[0]!.replace(/^error\[[A-Z0-9]+\]:\s*/, '');
+export function diagnosticHeadline(d: YaraDiagnostic): string {
+  const head = d.message.split('\n')[0]!.replace(/^(?:error|warning)\[[A-Za-z0-9_]+\]:\s*/, '');
   return d.line === null ? head : `line ${d.line}: ${head}`;
 }
 
@@ -60,5 +60,5 @@ export function checkYaraSource(source: string): YaraCompileCheck {
   const warnings = result.warnings.map(diagnostic);
   if (result.errors.length === 0) return { ok: true, warnings };
   const errors = result.errors.map(diagnostic);
-  return { ok: false, reason: reasonOf(errors[0]!), errors, warnings };
+  return { ok: false, reason: diagnosticHeadline(errors[0]!), errors, warnings };
 }
