@@ -1,16 +1,4 @@
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Group,
-  Select,
-  SegmentedControl,
-  Stack,
-  TagsInput,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Anchor, Button, Group, Select, SegmentedControl, Stack, TagsInput, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconChevronLeft, IconChevronRight, IconChartDots3, IconShieldPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AlertResolution, AlertStatus } from '@vigil/contract';
@@ -19,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { LoadError } from '../../../components/list';
+import { IconButton } from '../../../components/ui/icon-button';
 import { formatDate } from '../../../lib/dates';
 import { ApiError } from '../../../lib/http';
 import { useLiveEvents } from '../../../lib/live';
@@ -227,26 +216,21 @@ function AlertView({ alert }: { alert: AlertDetail }) {
             <Text size="xs" c="dimmed">
               {t('alerts.detail.position', { position: order.position, total: order.total })}
             </Text>
-            <Tooltip label={`${t('alerts.detail.previous')} (k)`}>
-              <ActionIcon
-                variant="default"
-                disabled={order.previous === null}
-                onClick={() => order.previous !== null && void navigate(`/alerts/${order.previous}`)}
-                aria-label={t('alerts.detail.previous')}
-              >
-                <IconChevronLeft size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={`${t('alerts.detail.next')} (j)`}>
-              <ActionIcon
-                variant="default"
-                disabled={order.next === null}
-                onClick={() => order.next !== null && void navigate(`/alerts/${order.next}`)}
-                aria-label={t('alerts.detail.next')}
-              >
-                <IconChevronRight size={16} />
-              </ActionIcon>
-            </Tooltip>
+            {(
+              [
+                ['previous', 'k', IconChevronLeft, order.previous],
+                ['next', 'j', IconChevronRight, order.next],
+              ] as const
+            ).map(([step, shortcut, StepIcon, id]) => (
+              <IconButton
+                key={step}
+                label={t(`alerts.detail.${step}`)}
+                shortcut={shortcut}
+                icon={<StepIcon size={16} />}
+                disabled={id === null}
+                onClick={() => id !== null && void navigate(`/alerts/${id}`)}
+              />
+            ))}
           </Group>
         )}
       </Group>
