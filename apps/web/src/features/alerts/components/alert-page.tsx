@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Select, SegmentedControl, Stack, TagsInput, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconChevronLeft, IconChevronRight, IconChartDots3, IconShieldPlus } from '@tabler/icons-react';
+import { IconArrowLeft, IconChevronLeft, IconChevronRight, IconShieldPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AlertResolution, AlertStatus } from '@vigil/contract';
 import { alertStatuses } from '@vigil/contract/client';
@@ -14,7 +14,7 @@ import { useLiveEvents } from '../../../lib/live';
 import { notify } from '../../../lib/notifications';
 import { usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
-import { AlertStatusBadge, SeverityBadge, graphUrl } from '../../triage';
+import { AlertStatusBadge, SeverityBadge, GraphButton, graphUrl } from '../../triage';
 import {
   addAlertComment,
   alertKeys,
@@ -249,14 +249,7 @@ function AlertView({ alert }: { alert: AlertDetail }) {
           </Title>
         </Stack>
         <Group gap="sm">
-          <Button
-            component={Link}
-            to={graphUrl({ alert: alert.id })}
-            variant="default"
-            leftSection={<IconChartDots3 size={16} />}
-          >
-            {t('alerts.detail.openGraph')}
-          </Button>
+          <GraphButton of={{ alert: alert.id }} label={t('alerts.detail.openGraph')} />
           {(mayLinkIncident || mayAddIncident) && (
             <Button variant="default" leftSection={<IconShieldPlus size={16} />} onClick={() => setIncidentOpen(true)}>
               {t('alerts.detail.addToIncident')}

@@ -48,6 +48,33 @@ function AlertLink({ id }: { id: number }) {
   );
 }
 
+/** An entry's words, followed by the alert it is about where it names one. */
+function WithAlertLink({ text, alertId }: { text: string; alertId: number | null }) {
+  return (
+    <>
+      {text}
+      {alertId !== null && (
+        <>
+          {' '}
+          <AlertLink id={alertId} />
+        </>
+      )}
+    </>
+  );
+}
+
+/** A change of a value: what changed, from before to after. */
+function Change({ what, before, after }: { what: string; before: ReactNode; after: ReactNode }) {
+  return (
+    <span className="vigil-incident-timeline__change">
+      {what}
+      {before}
+      <span aria-hidden>→</span>
+      {after}
+    </span>
+  );
+}
+
 /** What one entry says, in words and badges. */
 function EntryText({ entry }: { entry: TimelineEntry }) {
   const { t } = useTranslation();
@@ -56,53 +83,27 @@ function EntryText({ entry }: { entry: TimelineEntry }) {
   switch (entry.kind) {
     case 'created':
       return <>{t('incidents.timeline.created')}</>;
-    case 'alert_linked': {
-      const id = numberOf(data.alertId);
-      return (
-        <>
-          {id === null ? (
-            t('incidents.timeline.alertLinked')
-          ) : (
-            <>
-              {t('incidents.timeline.alertLinked')} <AlertLink id={id} />
-            </>
-          )}
-        </>
-      );
-    }
+    case 'alert_linked':
+      return <WithAlertLink text={t('incidents.timeline.alertLinked')} alertId={numberOf(data.alertId)} />;
     case 'alerts_linked':
       return <>{t('incidents.timeline.alertsLinked', { count: numberOf(data.count) ?? 0 })}</>;
-    case 'alert_unlinked': {
-      const id = numberOf(data.alertId);
-      return (
-        <>
-          {id === null ? (
-            t('incidents.timeline.alertUnlinked')
-          ) : (
-            <>
-              {t('incidents.timeline.alertUnlinked')} <AlertLink id={id} />
-            </>
-          )}
-        </>
-      );
-    }
+    case 'alert_unlinked':
+      return <WithAlertLink text={t('incidents.timeline.alertUnlinked')} alertId={numberOf(data.alertId)} />;
     case 'status':
       return (
-        <span className="vigil-incident-timeline__change">
-          {t('incidents.timeline.status')}
-          {isStatus(data.before) && <IncidentStatusBadge status={data.before} />}
-          <span aria-hidden>→</span>
-          {isStatus(data.after) && <IncidentStatusBadge status={data.after} />}
-        </span>
+        <Change
+          what={t('incidents.timeline.status')}
+          before={isStatus(data.before) && <IncidentStatusBadge status={data.before} />}
+          after={isStatus(data.after) && <IncidentStatusBadge status={data.after} />}
+        />
       );
     case 'severity':
       return (
-        <span className="vigil-incident-timeline__change">
-          {t('incidents.timeline.severity')}
-          {isSeverity(data.before) && <SeverityBadge severity={data.before} />}
-          <span aria-hidden>→</span>
-          {isSeverity(data.after) && <SeverityBadge severity={data.after} />}
-        </span>
+        <Change
+          what={t('incidents.timeline.severity')}
+          before={isSeverity(data.before) && <SeverityBadge severity={data.before} />}
+          after={isSeverity(data.after) && <SeverityBadge severity={data.after} />}
+        />
       );
     case 'assignment': {
       const after = numberOf(data.after);

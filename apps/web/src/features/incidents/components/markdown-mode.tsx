@@ -1,5 +1,7 @@
-import { SegmentedControl } from '@mantine/core';
+import { SegmentedControl, Textarea, type TextareaProps } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MarkdownView } from '../../../components/ui/markdown-view';
 
 /** Whether a Markdown text is being written or shown as it will read. */
 export type MarkdownMode = 'write' | 'preview';
@@ -24,4 +26,32 @@ export function MarkdownModeSwitch({
       ]}
     />
   );
+}
+
+/**
+ * A Markdown text: written in a text area that grows with it between `minRows` and `maxRows` lines, or,
+ * in preview, shown as it will read (`emptyPreview` stands in for a text that is still blank).
+ */
+export function MarkdownField({
+  mode = 'write',
+  value,
+  onChange,
+  emptyPreview,
+  previewTestId,
+  ...textarea
+}: Omit<TextareaProps, 'value' | 'onChange' | 'autosize'> & {
+  mode?: MarkdownMode;
+  value: string;
+  onChange: (value: string) => void;
+  emptyPreview?: ReactNode;
+  previewTestId?: string;
+}) {
+  if (mode === 'preview') {
+    return (
+      <div className="vigil-comment-editor__preview" data-testid={previewTestId}>
+        {emptyPreview !== undefined && !value.trim() ? emptyPreview : <MarkdownView source={value} />}
+      </div>
+    );
+  }
+  return <Textarea autosize value={value} onChange={(event) => onChange(event.currentTarget.value)} {...textarea} />;
 }
