@@ -8,32 +8,19 @@ import type { ReactNode } from 'react';
 export function IconButton({
   label,
   icon,
-  onClick,
   shortcut,
   arrow = false,
-  size,
-  disabled,
-  loading,
-}: {
+  ...button
+}: Pick<ActionIconProps, 'size' | 'disabled' | 'loading'> & {
   label: string;
   icon: ReactNode;
   onClick: () => void;
   shortcut?: string;
   arrow?: boolean;
-  size?: ActionIconProps['size'];
-  disabled?: boolean;
-  loading?: boolean;
 }) {
   return (
     <Tooltip label={shortcut ? `${label} (${shortcut})` : label} withArrow={arrow}>
-      <ActionIcon
-        variant="default"
-        size={size}
-        disabled={disabled}
-        loading={loading}
-        onClick={onClick}
-        aria-label={label}
-      >
+      <ActionIcon variant="default" aria-label={label} {...button}>
         {icon}
       </ActionIcon>
     </Tooltip>

@@ -8,7 +8,6 @@ import { addComment } from '../api/incidents';
 import { useIncidentRefresh } from '../api/hooks';
 import { MarkdownField, MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
 
-const COMMENT_MAX = 20000;
 /** The field the editor shows the server's problems beside. */
 const SHOWN_FIELDS = ['body'];
 
@@ -54,9 +53,7 @@ export function CommentEditor({ incidentId }: { incidentId: number }) {
           mode={mode}
           aria-label={t('incidents.comments.label')}
           placeholder={t('incidents.comments.placeholder')}
-          minRows={3}
-          maxRows={16}
-          maxLength={COMMENT_MAX}
+          rows={[3, 16]}
           value={body}
           onChange={setBody}
           onKeyDown={(event) => {

@@ -109,9 +109,7 @@ export function CreateIncidentModal({
         <MarkdownField
           label={t('incidents.fields.description')}
           description={t('incidents.create.descriptionHint')}
-          minRows={4}
-          maxRows={12}
-          maxLength={20000}
+          rows={[4, 12]}
           value={description}
           onChange={setDescription}
           error={fieldError(create.error, 'description')}

@@ -56,9 +56,7 @@ export function EditIncidentModal({ incident, onClose }: { incident: IncidentDet
             mode={mode}
             aria-label={t('incidents.fields.description')}
             placeholder={t('incidents.detail.markdownPlaceholder')}
-            minRows={6}
-            maxRows={18}
-            maxLength={20000}
+            rows={[6, 18]}
             value={description}
             onChange={setDescription}
             error={fieldError(save.error, 'description')}

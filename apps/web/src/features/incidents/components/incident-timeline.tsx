@@ -63,17 +63,28 @@ function WithAlertLink({ text, alertId }: { text: string; alertId: number | null
   );
 }
 
-/** A change of a value: what changed, from before to after. */
-function Change({ what, before, after }: { what: string; before: ReactNode; after: ReactNode }) {
+/** A change of a value: what changed, from the value before to the value after, each shown by `show`. */
+function Change({
+  what,
+  data,
+  show,
+}: {
+  what: string;
+  data: TimelineEntry['data'];
+  show: (value: unknown) => ReactNode;
+}) {
   return (
     <span className="vigil-incident-timeline__change">
       {what}
-      {before}
+      {show(data.before)}
       <span aria-hidden>→</span>
-      {after}
+      {show(data.after)}
     </span>
   );
 }
+
+const statusBadge = (value: unknown) => isStatus(value) && <IncidentStatusBadge status={value} />;
+const severityBadge = (value: unknown) => isSeverity(value) && <SeverityBadge severity={value} />;
 
 /** What one entry says, in words and badges. */
 function EntryText({ entry }: { entry: TimelineEntry }) {
@@ -90,21 +101,9 @@ function EntryText({ entry }: { entry: TimelineEntry }) {
     case 'alert_unlinked':
       return <WithAlertLink text={t('incidents.timeline.alertUnlinked')} alertId={numberOf(data.alertId)} />;
     case 'status':
-      return (
-        <Change
-          what={t('incidents.timeline.status')}
-          before={isStatus(data.before) && <IncidentStatusBadge status={data.before} />}
-          after={isStatus(data.after) && <IncidentStatusBadge status={data.after} />}
-        />
-      );
+      return <Change what={t('incidents.timeline.status')} data={data} show={statusBadge} />;
     case 'severity':
-      return (
-        <Change
-          what={t('incidents.timeline.severity')}
-          before={isSeverity(data.before) && <SeverityBadge severity={data.before} />}
-          after={isSeverity(data.after) && <SeverityBadge severity={data.after} />}
-        />
-      );
+      return <Change what={t('incidents.timeline.severity')} data={data} show={severityBadge} />;
     case 'assignment': {
       const after = numberOf(data.after);
       const name = after === null ? '' : userName(byId.get(after)) || `#${after}`;

@@ -28,21 +28,27 @@ export function MarkdownModeSwitch({
   );
 }
 
+/** The longest Markdown text an incident keeps in one field (a description, a comment). */
+const MARKDOWN_MAX = 20000;
+
 /**
- * A Markdown text: written in a text area that grows with it between `minRows` and `maxRows` lines, or,
- * in preview, shown as it will read (`emptyPreview` stands in for a text that is still blank).
+ * A Markdown text: written in a text area that grows with it from `rows[0]` to `rows[1]` lines, or, in
+ * preview, shown as it will read (`emptyPreview` stands in for a text that is still blank).
  */
 export function MarkdownField({
   mode = 'write',
   value,
   onChange,
+  rows: [minRows, maxRows],
+  maxLength = MARKDOWN_MAX,
   emptyPreview,
   previewTestId,
   ...textarea
-}: Omit<TextareaProps, 'value' | 'onChange' | 'autosize'> & {
+}: Omit<TextareaProps, 'value' | 'onChange' | 'autosize' | 'minRows' | 'maxRows' | 'rows'> & {
   mode?: MarkdownMode;
   value: string;
   onChange: (value: string) => void;
+  rows: readonly [number, number];
   emptyPreview?: ReactNode;
   previewTestId?: string;
 }) {
@@ -53,5 +59,15 @@ export function MarkdownField({
       </div>
     );
   }
-  return <Textarea autosize value={value} onChange={(event) => onChange(event.currentTarget.value)} {...textarea} />;
+  return (
+    <Textarea
+      autosize
+      minRows={minRows}
+      maxRows={maxRows}
+      maxLength={maxLength}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      {...textarea}
+    />
+  );
 }

@@ -96,8 +96,7 @@ export function StatusControl({ incident }: { incident: IncidentDetail }) {
           <MarkdownField
             label={needsSummary ? t('incidents.detail.resolution') : t('incidents.detail.reopenReason')}
             placeholder={t('incidents.detail.markdownPlaceholder')}
-            minRows={4}
-            maxRows={12}
+            rows={[4, 12]}
             maxLength={SUMMARY_MAX}
             withAsterisk={needsSummary}
             value={summary}
