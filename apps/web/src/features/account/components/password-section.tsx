@@ -3,6 +3,7 @@ import { IconExternalLink, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FormActions, FormError, FormFrame, fieldError, useFormValues } from '../../../components/form';
+import { Note } from '../../../components/ui/note';
 import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../lib/notifications';
 import { refreshCurrentUser, useSignedInUser } from '../../../lib/session';
@@ -61,11 +62,7 @@ export function PasswordSection({ locked }: { locked: boolean }) {
           </Alert>
         )}
         <FormFrame onSubmit={() => change.mutate()} gap="sm" maw={420}>
-          {user.ssoAuthorizeUrl && (
-            <Text size="sm" c="dimmed">
-              {t('profile.localPasswordHint')}
-            </Text>
-          )}
+          {user.ssoAuthorizeUrl && <Note>{t('profile.localPasswordHint')}</Note>}
           {passwordFields.map(({ field, label, autoComplete }) => (
             <PasswordInput
               key={field}

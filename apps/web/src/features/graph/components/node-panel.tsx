@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CopyField } from '../../../components/ui/copy-field';
+import { Note } from '../../../components/ui/note';
 import { formatDate } from '../../../lib/dates';
 import { AlertStatusBadge, IncidentStatusBadge, SeverityBadge } from '../../triage';
 import { nodePivot, regraphUrl, type GraphEdge, type GraphNode } from '../api/graph';
@@ -104,9 +105,7 @@ export function NodePanel(props: NodePanelProps) {
         <Text id="graph-panel-title" className="vigil-graph__section-title">
           {t('graph.panel.title')}
         </Text>
-        <Text size="sm" c="dimmed">
-          {t('graph.panel.nothingSelected')}
-        </Text>
+        <Note>{t('graph.panel.nothingSelected')}</Note>
       </section>
     );
   }

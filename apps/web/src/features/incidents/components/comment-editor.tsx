@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError, fieldError } from '../../../components/form';
+import { Note } from '../../../components/ui/note';
 import { addComment } from '../api/incidents';
 import { useIncidentRefresh } from '../api/hooks';
 import { MarkdownField, MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
@@ -64,11 +65,7 @@ export function CommentEditor({ incidentId }: { incidentId: number }) {
           }}
           error={fieldError(post.error, 'body')}
           data-testid="comment-input"
-          emptyPreview={
-            <Text size="sm" c="dimmed">
-              {t('incidents.comments.nothingToPreview')}
-            </Text>
-          }
+          emptyPreview={<Note>{t('incidents.comments.nothingToPreview')}</Note>}
           previewTestId="comment-preview"
         />
         <FormError error={post.error} shownFields={SHOWN_FIELDS} />

@@ -1,9 +1,10 @@
-import { Button, Menu, Modal, Text } from '@mantine/core';
+import { Button, Menu, Modal } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
+import { Note } from '../../../components/ui/note';
 import { incidentStatusColor } from '../../triage';
 import { updateIncident, type IncidentDetail } from '../api/incidents';
 import { useIncidentRefresh } from '../api/hooks';
@@ -90,9 +91,7 @@ export function StatusControl({ incident }: { incident: IncidentDetail }) {
             change.mutate({ status: target, ...(trimmed ? { summary: trimmed } : {}) });
           }}
         >
-          <Text size="sm" c="dimmed">
-            {needsSummary ? t('incidents.detail.closeHint') : t('incidents.detail.reopenHint')}
-          </Text>
+          <Note>{needsSummary ? t('incidents.detail.closeHint') : t('incidents.detail.reopenHint')}</Note>
           <MarkdownField
             label={needsSummary ? t('incidents.detail.resolution') : t('incidents.detail.reopenReason')}
             placeholder={t('incidents.detail.markdownPlaceholder')}
