@@ -46,9 +46,7 @@ export function MessagePage({
 export function InsteadOfPage({
   topic,
   values,
-  icon,
-  color,
-  testId,
+  ...page
 }: {
   topic: 'noAccess' | 'notFound' | 'unavailable';
   values?: Record<string, string>;
@@ -57,14 +55,5 @@ export function InsteadOfPage({
   testId: string;
 }) {
   const { t } = useTranslation();
-  return (
-    <MessagePage
-      icon={icon}
-      color={color}
-      title={t(`${topic}.title`)}
-      message={t(`${topic}.message`, values)}
-      homeLink
-      testId={testId}
-    />
-  );
+  return <MessagePage {...page} title={t(`${topic}.title`)} message={t(`${topic}.message`, values)} homeLink />;
 }
