@@ -1,18 +1,23 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { http } from '../lib/http';
+import { expectEvery } from '../test/answers';
 import { redirectsToSignIn, setUpRequestHandling } from './request-handling';
 
 describe('the 401 redirect to sign-in', () => {
   it('happens on console pages, not on sign-in screens nor under /headless-chrome', () => {
-    expect(redirectsToSignIn('/alerts')).toBe(true);
-    expect(redirectsToSignIn('/')).toBe(true);
-    expect(redirectsToSignIn('/headless-chromeX')).toBe(true);
-    expect(redirectsToSignIn('/login')).toBe(false);
-    expect(redirectsToSignIn('/activate/abc')).toBe(false);
-    expect(redirectsToSignIn('/headless-chrome')).toBe(false);
-    expect(redirectsToSignIn('/headless-chrome/complex-reports/7')).toBe(false);
-    expect(redirectsToSignIn('/headless-chrome/documentation')).toBe(false);
+    expectEvery(redirectsToSignIn, ['/alerts', '/', '/headless-chromeX']);
+    expectEvery(
+      redirectsToSignIn,
+      [
+        '/login',
+        '/activate/abc',
+        '/headless-chrome',
+        '/headless-chrome/complex-reports/7',
+        '/headless-chrome/documentation',
+      ],
+      false,
+    );
   });
 
   describe('through the HTTP client', () => {

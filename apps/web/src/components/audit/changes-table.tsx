@@ -1,5 +1,6 @@
-import { Code, Table, Text } from '@mantine/core';
+import { Code, Table } from '@mantine/core';
 import { useTranslation } from '../../lib/i18n';
+import { Note } from '../ui/note';
 
 export type FieldChanges = Record<string, { before?: unknown; after?: unknown }>;
 
@@ -12,12 +13,7 @@ function formatValue(value: unknown): string {
 export function ChangesTable({ changes }: { changes: FieldChanges }) {
   const { t } = useTranslation();
   const entries = Object.entries(changes);
-  if (entries.length === 0)
-    return (
-      <Text size="sm" c="dimmed">
-        {t('systemLogs.noChanges')}
-      </Text>
-    );
+  if (entries.length === 0) return <Note>{t('systemLogs.noChanges')}</Note>;
   return (
     <Table className="vigil-changes" withRowBorders={false} verticalSpacing={4} data-testid="changes">
       <Table.Thead>

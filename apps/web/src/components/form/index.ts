@@ -1,3 +1,5 @@
 export { FormError, fieldError } from './form-error';
 export { CompanySelect } from './company-select';
 export { FormActions, FormFrame } from './form-frame';
+export { useFormValues } from './form-values';
+export { SaveButton } from './save-button';

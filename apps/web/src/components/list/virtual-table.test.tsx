@@ -6,7 +6,7 @@ import { MemoryRouter } from '../../lib/router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../lib/i18n';
 import { useSelection, type Selection } from './selection';
-import { minimumWidth, useRowStrings, VirtualTable, type Column } from './virtual-table';
+import { minimumWidth, useRowStrings, VirtualTable, type Column, type VirtualTableProps } from './virtual-table';
 
 interface Row {
   id: number;
@@ -23,6 +23,11 @@ const wrap = ({ children }: { children: ReactNode }) => (
   </MemoryRouter>
 );
 
+/** The table of these tests: the rows above by id, 400px high, with whatever else a test gives it. */
+const thingsTable = (props: Partial<VirtualTableProps<Row>> = {}) => (
+  <VirtualTable rows={rows} rowKey={(row) => row.id} columns={columns} ariaLabel="Things" height={400} {...props} />
+);
+
 beforeAll(async () => {
   await initI18n('en');
   // No layout here: give every box the size a browser would, so the window of rows can be computed.
@@ -33,9 +38,7 @@ afterEach(cleanup);
 
 describe('VirtualTable', () => {
   it('renders only a window of a long list, not every row', () => {
-    render(<VirtualTable rows={rows} rowKey={(row) => row.id} columns={columns} ariaLabel="Things" height={400} />, {
-      wrapper: wrap,
-    });
+    render(thingsTable(), { wrapper: wrap });
     const table = screen.getByRole('table', { name: 'Things' });
     expect(table.getAttribute('aria-rowcount')).toBe('5001');
     const shown = screen.getAllByRole('row').length - 1;
@@ -47,33 +50,11 @@ describe('VirtualTable', () => {
   it('moves the keyboard cursor and opens the active row with Enter', () => {
     const onActive = vi.fn();
     const onOpen = vi.fn();
-    const { rerender } = render(
-      <VirtualTable
-        rows={rows}
-        rowKey={(row) => row.id}
-        columns={columns}
-        ariaLabel="Things"
-        height={400}
-        onActiveIndexChange={onActive}
-        onRowClick={onOpen}
-      />,
-      { wrapper: wrap },
-    );
+    const { rerender } = render(thingsTable({ onActiveIndexChange: onActive, onRowClick: onOpen }), { wrapper: wrap });
     const table = screen.getByRole('table');
     fireEvent.keyDown(table, { key: 'ArrowDown' });
     expect(onActive).toHaveBeenLastCalledWith(0);
-    rerender(
-      <VirtualTable
-        rows={rows}
-        rowKey={(row) => row.id}
-        columns={columns}
-        ariaLabel="Things"
-        height={400}
-        activeIndex={2}
-        onActiveIndexChange={onActive}
-        onRowClick={onOpen}
-      />,
-    );
+    rerender(thingsTable({ activeIndex: 2, onActiveIndexChange: onActive, onRowClick: onOpen }));
     fireEvent.keyDown(table, { key: 'ArrowUp' });
     expect(onActive).toHaveBeenLastCalledWith(1);
     fireEvent.keyDown(table, { key: 'End' });
@@ -86,20 +67,9 @@ describe('VirtualTable', () => {
   it('sorts from the header and asks for more rows near the end', () => {
     const onSort = vi.fn();
     const loadMore = vi.fn();
-    render(
-      <VirtualTable
-        rows={rows.slice(0, 5)}
-        rowKey={(row) => row.id}
-        columns={columns}
-        ariaLabel="Things"
-        height={400}
-        ordering="-id"
-        onSort={onSort}
-        hasMore
-        loadMore={loadMore}
-      />,
-      { wrapper: wrap },
-    );
+    render(thingsTable({ rows: rows.slice(0, 5), ordering: '-id', onSort, hasMore: true, loadMore }), {
+      wrapper: wrap,
+    });
     const header = screen.getByRole('columnheader', { name: /Id/ });
     expect(header.getAttribute('aria-sort')).toBe('descending');
     fireEvent.click(screen.getByRole('button', { name: /Id/ }));
@@ -113,18 +83,13 @@ describe('VirtualTable', () => {
     const { result } = renderHook(() =>
       useSelection({ rows: few, rowId: (row: Row) => row.id, count: 3, filter: {}, filterKey: '' }),
     );
-    const view = () => (
-      <VirtualTable
-        rows={few}
-        rowKey={(row) => row.id}
-        columns={columns}
-        ariaLabel="Things"
-        height={400}
-        selection={result.current}
-        rowId={(row) => row.id}
-        rowLabel={(row) => `Select ${row.name}`}
-      />
-    );
+    const view = () =>
+      thingsTable({
+        rows: few,
+        selection: result.current,
+        rowId: (row) => row.id,
+        rowLabel: (row) => `Select ${row.name}`,
+      });
     const { rerender } = render(view(), { wrapper: wrap });
     act(() => fireEvent.click(screen.getByRole('checkbox', { name: 'Select row 2' })));
     expect([...result.current.ids]).toEqual([2]);
@@ -134,10 +99,7 @@ describe('VirtualTable', () => {
   });
 
   it('shows the empty state when nothing matches', () => {
-    render(
-      <VirtualTable rows={[]} rowKey={(row: Row) => row.id} columns={columns} ariaLabel="Things" empty="No alerts" />,
-      { wrapper: wrap },
-    );
+    render(thingsTable({ rows: [], empty: 'No alerts' }), { wrapper: wrap });
     expect(screen.getByText('No alerts')).toBeTruthy();
   });
 });
@@ -171,19 +133,9 @@ describe('rows while scrolling', () => {
       },
     ];
     const rowLabel = vi.fn((row: Row) => `Select ${row.id}`);
-    render(
-      <VirtualTable
-        rows={rows}
-        rowKey={(row) => row.id}
-        columns={counted}
-        ariaLabel="Things"
-        height={400}
-        rowLabel={rowLabel}
-        rowId={(row) => row.id}
-        selection={noSelection}
-      />,
-      { wrapper: wrap },
-    );
+    render(thingsTable({ columns: counted, rowLabel, rowId: (row) => row.id, selection: noSelection }), {
+      wrapper: wrap,
+    });
     const scroller = screen.getByRole('table', { name: 'Things' });
     expect(drawn.get(1)).toBe(1);
     for (const top of [40, 80, 400, 440, 800]) {

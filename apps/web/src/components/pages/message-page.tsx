@@ -38,3 +38,22 @@ export function MessagePage({
     </Stack>
   );
 }
+
+/**
+ * What shows in place of the page a link asked for: why it is not there, in the texts `<topic>.title` and
+ * `<topic>.message` (with `values` put in), and the way home.
+ */
+export function InsteadOfPage({
+  topic,
+  values,
+  ...page
+}: {
+  topic: 'noAccess' | 'notFound' | 'unavailable';
+  values?: Record<string, string>;
+  icon: ReactNode;
+  color: string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return <MessagePage {...page} title={t(`${topic}.title`)} message={t(`${topic}.message`, values)} homeLink />;
+}

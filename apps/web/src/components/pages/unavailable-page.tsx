@@ -1,6 +1,5 @@
 import { IconHourglassHigh } from '@tabler/icons-react';
-import { useTranslation } from '../../lib/i18n';
-import { MessagePage } from './message-page';
+import { InsteadOfPage } from './message-page';
 
 /**
  * What a link to a section of the console that is not built yet shows, whoever follows it: the
@@ -8,14 +7,12 @@ import { MessagePage } from './message-page';
  * "not found", which say exactly that).
  */
 export function UnavailablePage({ section }: { section: string }) {
-  const { t } = useTranslation();
   return (
-    <MessagePage
+    <InsteadOfPage
+      topic="unavailable"
+      values={{ section }}
       icon={<IconHourglassHigh size={28} />}
       color="blue"
-      title={t('unavailable.title')}
-      message={t('unavailable.message', { section })}
-      homeLink
       testId="unavailable"
     />
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectAnswers } from '../../test/answers';
 import { jsonTokens } from './json-view';
 
 const text = (value: unknown) =>
@@ -15,11 +16,13 @@ describe('jsonTokens', () => {
   it('tags keys, strings, numbers and literals with their syntax colours', () => {
     const tokens = jsonTokens({ name: 'dns', port: 53, ok: false });
     const kindOf = (piece: string) => tokens.find((token) => token.text === piece)?.kind;
-    expect(kindOf('"name"')).toBe('property');
-    expect(kindOf('"dns"')).toBe('string');
-    expect(kindOf('53')).toBe('number');
-    expect(kindOf('false')).toBe('keyword');
-    expect(kindOf('{')).toBe('punctuation');
+    expectAnswers(kindOf, [
+      ['"name"', 'property'],
+      ['"dns"', 'string'],
+      ['53', 'number'],
+      ['false', 'keyword'],
+      ['{', 'punctuation'],
+    ]);
   });
 
   it('keeps markup as text', () => {

@@ -3,15 +3,12 @@
 // first removed node, which would leave the rest unsanitised and make these tests meaningless.
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { detached } from '../../test/dom';
 import { renderMarkdown } from './markdown';
 import { MarkdownView } from './markdown-view';
 
 /** The rendered Markdown as a detached element, to ask it questions. */
-function rendered(source: string): HTMLElement {
-  const host = document.createElement('div');
-  host.innerHTML = renderMarkdown(source);
-  return host;
-}
+const rendered = (source: string): HTMLElement => detached(renderMarkdown(source));
 
 describe('renderMarkdown', () => {
   it('formats Markdown: emphasis, lists, code and headings', () => {

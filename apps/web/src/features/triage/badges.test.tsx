@@ -1,9 +1,8 @@
 // @vitest-environment happy-dom
-import { cleanup, render } from '@testing-library/react';
+import { render } from '@testing-library/react';
 import { alertSeverityValues, alertStatuses, incidentStatuses } from '@vigil/contract/client';
 import { i18next } from '../../lib/i18n';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { initI18n } from '../../lib/i18n';
+import { describe, expect, it } from 'vitest';
 import {
   AlertStatusBadge,
   IncidentStatusBadge,
@@ -13,11 +12,9 @@ import {
   severityPill,
   triageLabels,
 } from './badges';
+import { setUpComponentTests } from '../../test/component-tests';
 
-beforeAll(async () => {
-  await initI18n('en');
-});
-afterEach(cleanup);
+setUpComponentTests();
 
 const html = (node: Parameters<typeof render>[0]) => render(node).container.innerHTML;
 

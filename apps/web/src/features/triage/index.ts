@@ -15,3 +15,4 @@ export {
 } from './badges';
 export * from './pivots';
 export * from './rule-metadata';
+export { GraphButton } from './graph-button';

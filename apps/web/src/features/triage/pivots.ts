@@ -44,35 +44,19 @@ export const incidentUrl = (id: number) => `/incidents/${id}`;
 /** The investigation graph of an alert or an incident. */
 export const graphUrl = (of: { alert: number } | { incident: number }) => withQuery('/graph', of);
 
+/** The kinds of observable that lead to the same place, each with where one of them leads. */
+const observablePivots: readonly [kinds: readonly string[], pivot: (value: string) => string][] = [
+  [['ip', 'src_ip', 'dest_ip', 'ipv4', 'ipv6'], (ip) => networkEventsUrl({ ip })],
+  [['domain', 'hostname', 'url'], (search) => networkEventsUrl({ search })],
+  [['host', 'host_name'], (host_name) => endpointEventsUrl({ host_name })],
+  [['user', 'user_name'], (user_name) => endpointEventsUrl({ user_name })],
+  [['sha256'], (sha256) => filesUrl({ sha256 })],
+  [['md5', 'sha1', 'hash'], (hash) => endpointEventsUrl({ hash })],
+  [['email', 'sender'], (search) => mailUrl({ search })],
+];
+
 /** Where an observable leads: IPs to network events, hosts to endpoint events, hashes to files… */
 export function observablePivot(kind: string, value: string): string | null {
-  switch (kind) {
-    case 'ip':
-    case 'src_ip':
-    case 'dest_ip':
-    case 'ipv4':
-    case 'ipv6':
-      return networkEventsUrl({ ip: value });
-    case 'domain':
-    case 'hostname':
-    case 'url':
-      return networkEventsUrl({ search: value });
-    case 'host':
-    case 'host_name':
-      return endpointEventsUrl({ host_name: value });
-    case 'user':
-    case 'user_name':
-      return endpointEventsUrl({ user_name: value });
-    case 'sha256':
-      return filesUrl({ sha256: value });
-    case 'md5':
-    case 'sha1':
-    case 'hash':
-      return endpointEventsUrl({ hash: value });
-    case 'email':
-    case 'sender':
-      return mailUrl({ search: value });
-    default:
-      return null;
-  }
+  const pivot = observablePivots.find(([kinds]) => kinds.includes(kind))?.[1];
+  return pivot ? pivot(value) : null;
 }

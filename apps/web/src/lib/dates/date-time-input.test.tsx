@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { MantineProvider } from '@mantine/core';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { changeLanguage, initI18n } from '../i18n';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { changeLanguage } from '../i18n';
+import { expectAnswers } from '../../test/answers';
 import {
   DateTimeInput,
   fromPickerValue,
@@ -11,13 +12,11 @@ import {
   toPickerValue,
   VigilDatesProvider,
 } from './date-time-input';
+import { setUpComponentTests } from '../../test/component-tests';
 
-beforeAll(async () => {
-  await initI18n('en');
-});
+setUpComponentTests();
 
 afterEach(async () => {
-  cleanup();
   await changeLanguage('en');
 });
 
@@ -139,11 +138,13 @@ describe('a date field speaks the user’s format, shown and typed', () => {
 
 describe('reading a typed date', () => {
   it('takes either entry format, seconds and the time optional', () => {
-    expect(parseDateTimeEntry('25.11.2026, 10:30')).toBe('2026-11-25 10:30:00');
-    expect(parseDateTimeEntry(' 5.1.2026 9:07 ')).toBe('2026-01-05 09:07:00');
-    expect(parseDateTimeEntry('2026-11-25 10:30:15')).toBe('2026-11-25 10:30:15');
-    expect(parseDateTimeEntry('2026-11-25T10:30')).toBe('2026-11-25 10:30:00');
-    expect(parseDateTimeEntry('25.11.2026')).toBe('2026-11-25 00:00:00');
+    expectAnswers(parseDateTimeEntry, [
+      ['25.11.2026, 10:30', '2026-11-25 10:30:00'],
+      [' 5.1.2026 9:07 ', '2026-01-05 09:07:00'],
+      ['2026-11-25 10:30:15', '2026-11-25 10:30:15'],
+      ['2026-11-25T10:30', '2026-11-25 10:30:00'],
+      ['25.11.2026', '2026-11-25 00:00:00'],
+    ]);
   });
 
   it('refuses what is not one of them, and days or times that do not exist', () => {

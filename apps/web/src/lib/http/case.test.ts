@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { expectAnswers } from '../../test/answers';
 import { camelizeKeys, snakeizeKeys, toCamelCase, toSnakeCase } from './case';
 
 describe('camelCase ⇄ snake_case at the edge', () => {
   it('converts names', () => {
-    expect(toCamelCase('two_factor_passed')).toBe('twoFactorPassed');
-    expect(toCamelCase('sso_authorize_url')).toBe('ssoAuthorizeUrl');
-    expect(toCamelCase('id')).toBe('id');
+    expectAnswers(toCamelCase, [
+      ['two_factor_passed', 'twoFactorPassed'],
+      ['sso_authorize_url', 'ssoAuthorizeUrl'],
+      ['id', 'id'],
+    ]);
     expect(toSnakeCase('newPasswordRetry')).toBe('new_password_retry');
     expect(toSnakeCase('pageSize')).toBe('page_size');
   });

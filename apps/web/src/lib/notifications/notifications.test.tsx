@@ -26,14 +26,18 @@ describe('notifications', () => {
   });
 
   const shown = () => screen.queryAllByTestId('notification');
+  /** The one notification shown stays until `ms` have passed, and not a millisecond longer. */
+  const expectClosedAfter = (ms: number) => {
+    act(() => vi.advanceTimersByTime(ms - 1));
+    expect(shown()).toHaveLength(1);
+    act(() => vi.advanceTimersByTime(1));
+    expect(shown()).toHaveLength(0);
+  };
 
   it('closes after 4500 ms', () => {
     act(() => void notify({ type: 'success', title: 'Saved', message: 'The profile is saved.' }));
     expect(shown()).toHaveLength(1);
-    act(() => vi.advanceTimersByTime(NOTIFICATION_DURATION_MS - 1));
-    expect(shown()).toHaveLength(1);
-    act(() => vi.advanceTimersByTime(1));
-    expect(shown()).toHaveLength(0);
+    expectClosedAfter(NOTIFICATION_DURATION_MS);
   });
 
   it('hover pauses the timer and leaving resumes it', () => {
@@ -43,10 +47,7 @@ describe('notifications', () => {
     act(() => vi.advanceTimersByTime(10_000));
     expect(shown()).toHaveLength(1);
     fireEvent.mouseLeave(shown()[0]!);
-    act(() => vi.advanceTimersByTime(NOTIFICATION_DURATION_MS - 1001));
-    expect(shown()).toHaveLength(1);
-    act(() => vi.advanceTimersByTime(1));
-    expect(shown()).toHaveLength(0);
+    expectClosedAfter(NOTIFICATION_DURATION_MS - 1000);
   });
 
   it('Escape closes; Delete or Backspace stop the timer; other keys restart it', () => {

@@ -2,14 +2,11 @@
 // jsdom, not happy-dom: DOMPurify walks the tree with a NodeIterator, and happy-dom's stops at the
 // first removed node, which would leave the rest unsanitised and make these tests meaningless.
 import { describe, expect, it } from 'vitest';
+import { detached } from '../../test/dom';
 import { sanitizeHtml } from './sanitize-html';
 
 /** The sanitised HTML as a detached element, to ask it questions. */
-function cleaned(html: string): HTMLElement {
-  const host = document.createElement('div');
-  host.innerHTML = sanitizeHtml(html);
-  return host;
-}
+const cleaned = (html: string): HTMLElement => detached(sanitizeHtml(html));
 
 describe('sanitizeHtml (server message HTML)', () => {
   it('keeps the formatting tags and their text', () => {

@@ -37,7 +37,7 @@ export function ApiTokenSection({ locked }: { locked: boolean }) {
   const hasToken = user.tokenCreationTs !== null;
 
   return (
-    <SettingsSection title={t('profile.apiToken')} description={t('profile.apiTokenHint')} testId="profile-api-token">
+    <SettingsSection topic="apiToken" testId="profile-api-token">
       <Stack gap="md">
         <Group gap="xs">
           <IconKey size={16} />

@@ -1,8 +1,7 @@
-import { Button, Divider, Group, Stack, Switch, Text } from '@mantine/core';
+import { Divider, Stack, Switch, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { FormError } from '../../../components/form';
+import { FormError, SaveButton, useFormValues } from '../../../components/form';
 import { notify } from '../../../lib/notifications';
 import { setCurrentUser, useSignedInUser } from '../../../lib/session';
 import { updateProfile } from '../api/account';
@@ -10,6 +9,7 @@ import { SettingsSection } from './settings-section';
 
 const mailingKeys = ['alerts', 'incidents', 'reports', 'releaseNotes'] as const;
 type MailingKey = (typeof mailingKeys)[number];
+const telephoneKeys = ['weekdays', 'weekends'] as const;
 
 /** Which mail the user gets, whether the duty phone may call, and critical alert calls. */
 export function NotificationsSection() {
@@ -24,7 +24,7 @@ export function NotificationsSection() {
     weekends: user.telephoneNotificationsSettings.weekends.enabled,
     critan: user.critan,
   });
-  const [form, setForm] = useState(initial);
+  const { values: form, setValues: setForm, checked } = useFormValues(initial);
   const save = useMutation({
     mutationFn: () =>
       updateProfile({
@@ -41,11 +41,7 @@ export function NotificationsSection() {
   const changed = JSON.stringify(saved) !== JSON.stringify(form);
 
   return (
-    <SettingsSection
-      title={t('profile.notifications')}
-      description={t('profile.notificationsHint')}
-      testId="profile-notifications"
-    >
+    <SettingsSection topic="notifications" testId="profile-notifications">
       <Stack gap="sm">
         <Text size="sm" fw={600}>
           {t('profile.mailing')}
@@ -57,8 +53,8 @@ export function NotificationsSection() {
             description={t(`profile.mail.${key}Hint`)}
             checked={form.mailing[key]}
             onChange={(event) => {
-              const checked = event.currentTarget.checked;
-              setForm((previous) => ({ ...previous, mailing: { ...previous.mailing, [key]: checked } }));
+              const on = event.currentTarget.checked;
+              setForm((previous) => ({ ...previous, mailing: { ...previous.mailing, [key]: on } }));
             }}
           />
         ))}
@@ -66,43 +62,23 @@ export function NotificationsSection() {
         <Text size="sm" fw={600}>
           {t('profile.telephone')}
         </Text>
-        <Switch
-          label={t('profile.weekdays')}
-          checked={form.weekdays}
-          onChange={(event) => {
-            const checked = event.currentTarget.checked;
-            setForm((previous) => ({ ...previous, weekdays: checked }));
-          }}
-        />
-        <Switch
-          label={t('profile.weekends')}
-          checked={form.weekends}
-          onChange={(event) => {
-            const checked = event.currentTarget.checked;
-            setForm((previous) => ({ ...previous, weekends: checked }));
-          }}
-        />
+        {telephoneKeys.map((key) => (
+          <Switch key={key} label={t(`profile.${key}`)} checked={form[key]} onChange={checked(key)} />
+        ))}
         <Switch
           label={t('profile.critan')}
           description={t('profile.critanHint')}
           checked={form.critan}
-          onChange={(event) => {
-            const checked = event.currentTarget.checked;
-            setForm((previous) => ({ ...previous, critan: checked }));
-          }}
+          onChange={checked('critan')}
           data-testid="profile-critan"
         />
         <FormError error={save.error} />
-        <Group justify="flex-end">
-          <Button
-            loading={save.isPending}
-            disabled={!changed}
-            onClick={() => save.mutate()}
-            data-testid="notifications-save"
-          >
-            {t('common.save')}
-          </Button>
-        </Group>
+        <SaveButton
+          changed={changed}
+          saving={save.isPending}
+          onSave={() => save.mutate()}
+          testId="notifications-save"
+        />
       </Stack>
     </SettingsSection>
   );

@@ -1,9 +1,9 @@
-import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { IconExternalLink, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { FormError, fieldError } from '../../../components/form';
+import { FormActions, FormError, FormFrame, fieldError, useFormValues } from '../../../components/form';
+import { Note } from '../../../components/ui/note';
 import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../lib/notifications';
 import { refreshCurrentUser, useSignedInUser } from '../../../lib/session';
@@ -12,11 +12,18 @@ import { SettingsSection } from './settings-section';
 
 const empty = { oldPassword: '', newPassword: '', newPasswordRetry: '' };
 
+/** The three fields of a password change, in order. */
+const passwordFields = [
+  { field: 'oldPassword', label: 'profile.currentPassword', autoComplete: 'current-password' },
+  { field: 'newPassword', label: 'profile.newPassword', autoComplete: 'new-password' },
+  { field: 'newPasswordRetry', label: 'profile.repeatPassword', autoComplete: 'new-password' },
+] as const;
+
 /** Password change; for a company with single sign-on, the way to the provider's password page. */
 export function PasswordSection({ locked }: { locked: boolean }) {
   const { t } = useTranslation();
   const user = useSignedInUser();
-  const [form, setForm] = useState(empty);
+  const { values: form, setValues: setForm, text } = useFormValues(empty);
   const change = useMutation({
     mutationFn: () => changePassword(form),
     onSuccess: async () => {
@@ -29,18 +36,10 @@ export function PasswordSection({ locked }: { locked: boolean }) {
     mutationFn: ssoPasswordChangeUrl,
     onSuccess: ({ url }) => window.location.assign(url),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    change.mutate();
-  };
-  const set = (field: keyof typeof empty) => (event: { currentTarget: { value: string } }) => {
-    const value = event.currentTarget.value;
-    setForm((previous) => ({ ...previous, [field]: value }));
-  };
 
   return (
     <SettingsSection
-      title={t('profile.password')}
+      topic="password"
       description={t('profile.passwordUpdated', { date: formatDate(user.tsPasswordUpdated, 'longDateTime') })}
       testId="profile-password"
     >
@@ -62,49 +61,27 @@ export function PasswordSection({ locked }: { locked: boolean }) {
             </Stack>
           </Alert>
         )}
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm" maw={420}>
-            {user.ssoAuthorizeUrl && (
-              <Text size="sm" c="dimmed">
-                {t('profile.localPasswordHint')}
-              </Text>
-            )}
+        <FormFrame onSubmit={() => change.mutate()} gap="sm" maw={420}>
+          {user.ssoAuthorizeUrl && <Note>{t('profile.localPasswordHint')}</Note>}
+          {passwordFields.map(({ field, label, autoComplete }) => (
             <PasswordInput
-              label={t('profile.currentPassword')}
-              value={form.oldPassword}
-              onChange={set('oldPassword')}
-              autoComplete="current-password"
-              error={fieldError(change.error, 'oldPassword')}
+              key={field}
+              label={t(label)}
+              value={form[field]}
+              onChange={text(field)}
+              autoComplete={autoComplete}
+              error={fieldError(change.error, field)}
               disabled={locked}
             />
-            <PasswordInput
-              label={t('profile.newPassword')}
-              value={form.newPassword}
-              onChange={set('newPassword')}
-              autoComplete="new-password"
-              error={fieldError(change.error, 'newPassword')}
-              disabled={locked}
-            />
-            <PasswordInput
-              label={t('profile.repeatPassword')}
-              value={form.newPasswordRetry}
-              onChange={set('newPasswordRetry')}
-              autoComplete="new-password"
-              error={fieldError(change.error, 'newPasswordRetry')}
-              disabled={locked}
-            />
-            <FormError error={change.error} shownFields={['oldPassword', 'newPassword', 'newPasswordRetry']} />
-            <Group>
-              <Button
-                type="submit"
-                loading={change.isPending}
-                disabled={locked || !form.oldPassword || !form.newPassword || !form.newPasswordRetry}
-              >
-                {t('profile.changePassword')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+          ))}
+          <FormError error={change.error} shownFields={passwordFields.map(({ field }) => field)} />
+          <FormActions
+            inline
+            submitLabel={t('profile.changePassword')}
+            loading={change.isPending}
+            disabled={locked || !form.oldPassword || !form.newPassword || !form.newPasswordRetry}
+          />
+        </FormFrame>
       </Stack>
     </SettingsSection>
   );

@@ -1,8 +1,8 @@
-import { Button, Group, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, SegmentedControl, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { FormError, fieldError } from '../../../components/form';
+import { FormError, FormFrame, fieldError, useFormValues } from '../../../components/form';
 import { browserTimeZone } from '../../../lib/dates';
 import { languages, type Language } from '../../../lib/i18n';
 import { notify } from '../../../lib/notifications';
@@ -14,11 +14,21 @@ import { offsetOf, timeZoneOptions } from './time-zones';
 
 const BROWSER_ZONE = '';
 
+/** The user's names, each with the part of a name the browser may fill it with. */
+const nameFields = [
+  { field: 'firstName', autoComplete: 'given-name' },
+  { field: 'lastName', autoComplete: 'family-name' },
+] as const;
+
 /** Names, phone and time zone, saved together; what was typed stays when the server refuses it. */
 export function PersonalSection() {
   const { t } = useTranslation();
   const user = useSignedInUser();
-  const [form, setForm] = useState({
+  const {
+    values: form,
+    setField,
+    text,
+  } = useFormValues({
     firstName: user.firstName,
     lastName: user.lastName,
     phone: user.phone,
@@ -44,77 +54,61 @@ export function PersonalSection() {
       notify({ type: 'success', message: t('profile.saved') });
     },
   });
-  const set = (field: keyof typeof form) => (event: { currentTarget: { value: string } }) => {
-    // Read now: the event's target is gone by the time the state updater runs.
-    const value = event.currentTarget.value;
-    setForm((previous) => ({ ...previous, [field]: value }));
-  };
   const changed =
     form.firstName !== user.firstName ||
     form.lastName !== user.lastName ||
     form.phone !== user.phone ||
     form.timeZone !== (user.timeZone ?? BROWSER_ZONE);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
 
   return (
-    <SettingsSection title={t('profile.personal')} description={t('profile.personalHint')} testId="profile-personal">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+    <SettingsSection topic="personal" testId="profile-personal">
+      <FormFrame onSubmit={() => save.mutate()}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          {nameFields.map(({ field, autoComplete }) => (
             <TextInput
-              label={t('users.firstName')}
-              value={form.firstName}
-              onChange={set('firstName')}
+              key={field}
+              label={t(`users.${field}`)}
+              value={form[field]}
+              onChange={text(field)}
               maxLength={150}
-              error={fieldError(save.error, 'firstName')}
-              autoComplete="given-name"
+              error={fieldError(save.error, field)}
+              autoComplete={autoComplete}
             />
-            <TextInput
-              label={t('users.lastName')}
-              value={form.lastName}
-              onChange={set('lastName')}
-              maxLength={150}
-              error={fieldError(save.error, 'lastName')}
-              autoComplete="family-name"
-            />
-            <TextInput
-              label={t('users.phone')}
-              value={form.phone}
-              onChange={set('phone')}
-              maxLength={40}
-              type="tel"
-              placeholder="+7 900 000-00-00"
-              error={fieldError(save.error, 'phone')}
-              autoComplete="tel"
-            />
-            <Select
-              label={t('profile.timeZone')}
-              data={zones}
-              value={form.timeZone}
-              onChange={(value) => setForm((previous) => ({ ...previous, timeZone: value ?? BROWSER_ZONE }))}
-              searchable
-              allowDeselect={false}
-              nothingFoundMessage={t('common.nothingFound')}
-              error={fieldError(save.error, 'timeZone')}
-              data-testid="profile-time-zone"
-              comboboxProps={{ withinPortal: true }}
-            />
-          </SimpleGrid>
-          <FormError error={save.error} shownFields={['firstName', 'lastName', 'phone', 'timeZone']} />
-          <Group justify="flex-end" gap="sm">
-            <Text size="xs" c="dimmed">
-              {user.username}
-              {user.email ? ` · ${user.email}` : ''}
-            </Text>
-            <Button type="submit" loading={save.isPending} disabled={!changed} data-testid="profile-save">
-              {t('common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+          ))}
+          <TextInput
+            label={t('users.phone')}
+            value={form.phone}
+            onChange={text('phone')}
+            maxLength={40}
+            type="tel"
+            placeholder="+7 900 000-00-00"
+            error={fieldError(save.error, 'phone')}
+            autoComplete="tel"
+          />
+          <Select
+            label={t('profile.timeZone')}
+            data={zones}
+            value={form.timeZone}
+            onChange={(value) => setField('timeZone', value ?? BROWSER_ZONE)}
+            searchable
+            allowDeselect={false}
+            nothingFoundMessage={t('common.nothingFound')}
+            error={fieldError(save.error, 'timeZone')}
+            data-testid="profile-time-zone"
+            comboboxProps={{ withinPortal: true }}
+          />
+        </SimpleGrid>
+        <FormError error={save.error} shownFields={['firstName', 'lastName', 'phone', 'timeZone']} />
+        <Group justify="flex-end" gap="sm">
+          <Text size="xs" c="dimmed">
+            {user.username}
+            {user.email ? ` · ${user.email}` : ''}
+          </Text>
+          <Button type="submit" loading={save.isPending} disabled={!changed} data-testid="profile-save">
+            {t('common.save')}
+          </Button>
+        </Group>
+      </FormFrame>
     </SettingsSection>
   );
 }
@@ -124,7 +118,7 @@ export function AppearanceSection() {
   const { t, i18n } = useTranslation();
   const { theme } = useVigilTheme();
   return (
-    <SettingsSection title={t('profile.appearance')} description={t('profile.appearanceHint')}>
+    <SettingsSection topic="appearance">
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <div>
           <Text size="sm" fw={500} mb={6}>

@@ -2,9 +2,9 @@ import { Badge, Button, Group, Paper, PasswordInput, Stack, Text, TextInput } fr
 import { IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { FormError, fieldError } from '../../../components/form';
+import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
 import { CopyField } from '../../../components/ui/copy-field';
 import { notify } from '../../../lib/notifications';
 import { refreshCurrentUser, useSignedInUser } from '../../../lib/session';
@@ -39,21 +39,8 @@ export function TwoFactorSection({ locked }: { locked: boolean }) {
   });
   const secret = generate.data;
 
-  const submitCode = (event: FormEvent) => {
-    event.preventDefault();
-    confirm.mutate();
-  };
-  const submitDisable = (event: FormEvent) => {
-    event.preventDefault();
-    disable.mutate();
-  };
-
   return (
-    <SettingsSection
-      title={t('profile.twoFactor')}
-      description={t('profile.twoFactorHint')}
-      testId="profile-two-factor"
-    >
+    <SettingsSection topic="twoFactor" testId="profile-two-factor">
       <Stack gap="md">
         <Group gap="sm">
           <Badge
@@ -88,36 +75,29 @@ export function TwoFactorSection({ locked }: { locked: boolean }) {
               <Stack gap="sm" className="vigil-otp-setup__steps">
                 <Text size="sm">{t('profile.twoFactorStep1')}</Text>
                 <CopyField label={t('profile.secret')} value={secret.secret} testId="two-factor-secret" />
-                <form onSubmit={submitCode} noValidate>
-                  <Stack gap="sm">
-                    <TextInput
-                      label={t('profile.twoFactorStep2')}
-                      value={code}
-                      onChange={(event) => setCode(event.currentTarget.value.replace(/[^\d]/g, '').slice(0, 6))}
-                      inputMode="numeric"
-                      autoComplete="one-time-code"
-                      placeholder="123456"
-                      maxLength={6}
-                      classNames={{ input: 'vigil-mono-input' }}
-                      error={fieldError(confirm.error, 'code')}
-                      data-testid="two-factor-code"
-                    />
-                    <FormError error={confirm.error} shownFields={['code']} />
-                    <Group gap="sm">
-                      <Button
-                        type="submit"
-                        loading={confirm.isPending}
-                        disabled={code.length !== 6}
-                        data-testid="two-factor-confirm"
-                      >
-                        {t('profile.twoFactorConfirm')}
-                      </Button>
-                      <Button variant="default" onClick={() => generate.reset()}>
-                        {t('common.cancel')}
-                      </Button>
-                    </Group>
-                  </Stack>
-                </form>
+                <FormFrame onSubmit={() => confirm.mutate()} gap="sm">
+                  <TextInput
+                    label={t('profile.twoFactorStep2')}
+                    value={code}
+                    onChange={(event) => setCode(event.currentTarget.value.replace(/[^\d]/g, '').slice(0, 6))}
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    placeholder="123456"
+                    maxLength={6}
+                    classNames={{ input: 'vigil-mono-input' }}
+                    error={fieldError(confirm.error, 'code')}
+                    data-testid="two-factor-code"
+                  />
+                  <FormError error={confirm.error} shownFields={['code']} />
+                  <FormActions
+                    inline
+                    submitLabel={t('profile.twoFactorConfirm')}
+                    loading={confirm.isPending}
+                    disabled={code.length !== 6}
+                    submitTestId="two-factor-confirm"
+                    onCancel={() => generate.reset()}
+                  />
+                </FormFrame>
               </Stack>
             </Group>
           </Paper>
@@ -131,26 +111,24 @@ export function TwoFactorSection({ locked }: { locked: boolean }) {
           </Group>
         )}
         {user.twoFactorEnabled && disabling && (
-          <form onSubmit={submitDisable} noValidate>
-            <Stack gap="sm" maw={420}>
-              <PasswordInput
-                label={t('profile.confirmWithPassword')}
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-                autoComplete="current-password"
-                error={fieldError(disable.error, 'password')}
-              />
-              <FormError error={disable.error} shownFields={['password']} />
-              <Group gap="sm">
-                <Button type="submit" color="red" loading={disable.isPending} disabled={!password}>
-                  {t('profile.twoFactorTurnOff')}
-                </Button>
-                <Button variant="default" onClick={() => setDisabling(false)}>
-                  {t('common.cancel')}
-                </Button>
-              </Group>
-            </Stack>
-          </form>
+          <FormFrame onSubmit={() => disable.mutate()} gap="sm" maw={420}>
+            <PasswordInput
+              label={t('profile.confirmWithPassword')}
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              autoComplete="current-password"
+              error={fieldError(disable.error, 'password')}
+            />
+            <FormError error={disable.error} shownFields={['password']} />
+            <FormActions
+              inline
+              color="red"
+              submitLabel={t('profile.twoFactorTurnOff')}
+              loading={disable.isPending}
+              disabled={!password}
+              onCancel={() => setDisabling(false)}
+            />
+          </FormFrame>
         )}
       </Stack>
     </SettingsSection>

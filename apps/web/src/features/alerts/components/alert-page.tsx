@@ -1,17 +1,5 @@
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Group,
-  Select,
-  SegmentedControl,
-  Stack,
-  TagsInput,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
-import { IconArrowLeft, IconChevronLeft, IconChevronRight, IconChartDots3, IconShieldPlus } from '@tabler/icons-react';
+import { Anchor, Button, Group, Select, SegmentedControl, Stack, TagsInput, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconChevronLeft, IconChevronRight, IconShieldPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AlertResolution, AlertStatus } from '@vigil/contract';
 import { alertStatuses } from '@vigil/contract/client';
@@ -19,13 +7,14 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
+import { IconButton } from '../../../components/ui/icon-button';
 import { formatDate } from '../../../lib/dates';
 import { ApiError } from '../../../lib/http';
 import { useLiveEvents } from '../../../lib/live';
 import { notify } from '../../../lib/notifications';
 import { usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
-import { AlertStatusBadge, SeverityBadge, graphUrl } from '../../triage';
+import { AlertStatusBadge, SeverityBadge, GraphButton, graphUrl } from '../../triage';
 import {
   addAlertComment,
   alertKeys,
@@ -227,26 +216,21 @@ function AlertView({ alert }: { alert: AlertDetail }) {
             <Text size="xs" c="dimmed">
               {t('alerts.detail.position', { position: order.position, total: order.total })}
             </Text>
-            <Tooltip label={`${t('alerts.detail.previous')} (k)`}>
-              <ActionIcon
-                variant="default"
-                disabled={order.previous === null}
-                onClick={() => order.previous !== null && void navigate(`/alerts/${order.previous}`)}
-                aria-label={t('alerts.detail.previous')}
-              >
-                <IconChevronLeft size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={`${t('alerts.detail.next')} (j)`}>
-              <ActionIcon
-                variant="default"
-                disabled={order.next === null}
-                onClick={() => order.next !== null && void navigate(`/alerts/${order.next}`)}
-                aria-label={t('alerts.detail.next')}
-              >
-                <IconChevronRight size={16} />
-              </ActionIcon>
-            </Tooltip>
+            {(
+              [
+                ['previous', 'k', IconChevronLeft, order.previous],
+                ['next', 'j', IconChevronRight, order.next],
+              ] as const
+            ).map(([step, shortcut, StepIcon, id]) => (
+              <IconButton
+                key={step}
+                label={t(`alerts.detail.${step}`)}
+                shortcut={shortcut}
+                icon={<StepIcon size={16} />}
+                disabled={id === null}
+                onClick={() => id !== null && void navigate(`/alerts/${id}`)}
+              />
+            ))}
           </Group>
         )}
       </Group>
@@ -265,14 +249,7 @@ function AlertView({ alert }: { alert: AlertDetail }) {
           </Title>
         </Stack>
         <Group gap="sm">
-          <Button
-            component={Link}
-            to={graphUrl({ alert: alert.id })}
-            variant="default"
-            leftSection={<IconChartDots3 size={16} />}
-          >
-            {t('alerts.detail.openGraph')}
-          </Button>
+          <GraphButton of={{ alert: alert.id }} label={t('alerts.detail.openGraph')} />
           {(mayLinkIncident || mayAddIncident) && (
             <Button variant="default" leftSection={<IconShieldPlus size={16} />} onClick={() => setIncidentOpen(true)}>
               {t('alerts.detail.addToIncident')}

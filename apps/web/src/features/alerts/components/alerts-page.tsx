@@ -1,8 +1,9 @@
-import { ActionIcon, Stack, Tooltip } from '@mantine/core';
+import { Stack, Tooltip } from '@mantine/core';
 import { IconKeyboard, IconRefresh } from '@tabler/icons-react';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { LoadError } from '../../../components/list';
+import { IconButton } from '../../../components/ui/icon-button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useAfterFirstPaint } from '../../../lib/after-paint';
 import { useLiveStatus } from '../../../lib/live';
@@ -52,27 +53,19 @@ export default function AlertsPage() {
                 {t('alerts.queue.live')}
               </span>
             </Tooltip>
-            <Tooltip label={t('alerts.queue.shortcuts')}>
-              <ActionIcon
-                variant="default"
-                size="lg"
-                onClick={() => actions.setDialog({ kind: 'help' })}
-                aria-label={t('alerts.queue.shortcuts')}
-              >
-                <IconKeyboard size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('alerts.queue.refresh')}>
-              <ActionIcon
-                variant="default"
-                size="lg"
-                onClick={() => void queue.showNew()}
-                loading={queue.queue.isFetching && !queue.queue.isLoadingMore}
-                aria-label={t('alerts.queue.refresh')}
-              >
-                <IconRefresh size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <IconButton
+              size="lg"
+              label={t('alerts.queue.shortcuts')}
+              icon={<IconKeyboard size={18} />}
+              onClick={() => actions.setDialog({ kind: 'help' })}
+            />
+            <IconButton
+              size="lg"
+              label={t('alerts.queue.refresh')}
+              icon={<IconRefresh size={18} />}
+              onClick={() => void queue.showNew()}
+              loading={queue.queue.isFetching && !queue.queue.isLoadingMore}
+            />
           </>
         }
       />

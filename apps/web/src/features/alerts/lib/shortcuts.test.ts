@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
+import { expectAnswers } from '../../../test/answers';
 import { changingActions, resolutionForKey, shortcutFor, shortcuts } from './shortcuts';
 
 type Press = Parameters<typeof shortcutFor>[0];
@@ -79,10 +80,12 @@ describe('shortcutFor', () => {
 
 describe('resolutionForKey', () => {
   it('takes a digit or the first letter', () => {
-    expect(resolutionForKey('1')).toBe('true_positive');
-    expect(resolutionForKey('f')).toBe('false_positive');
-    expect(resolutionForKey('B')).toBe('benign');
-    expect(resolutionForKey('4')).toBe('duplicate');
-    expect(resolutionForKey('9')).toBeNull();
+    expectAnswers(resolutionForKey, [
+      ['1', 'true_positive'],
+      ['f', 'false_positive'],
+      ['B', 'benign'],
+      ['4', 'duplicate'],
+      ['9', null],
+    ]);
   });
 });

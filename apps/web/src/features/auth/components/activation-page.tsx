@@ -87,11 +87,7 @@ export function ActivationPage({ token }: { token: string }) {
   }
 
   return (
-    <AuthForm
-      title={t('auth.activation.title')}
-      subtitle={t('auth.activation.subtitle', { user: username })}
-      onSubmit={handleSubmit}
-    >
+    <AuthForm step="activation" user={username} onSubmit={handleSubmit}>
       {formError && <FormAlert>{formError}</FormAlert>}
       <NewPasswordFields password={passwordNew} fieldErrors={fieldErrors} autoFocus />
       <Button type="submit" loading={loading}>

@@ -1,21 +1,24 @@
 import { useState, type ComponentProps, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { ApiError } from '../../../lib/http';
-import { Field } from './controls';
+import { abandonSignIn } from '../api/auth';
+import { Button, Field } from './controls';
 import { PasswordRules, passwordRules } from './password-rules';
 
 /** A sign-in screen's form: its title and subtitle above the fields; the browser's own checks stay off. */
 export function AuthForm({
-  title,
-  subtitle,
+  step,
+  user,
   onSubmit,
   children,
 }: {
-  title: string;
-  subtitle: string;
+  /** Titled `auth.<step>.title`, with the subtitle `auth.<step>.subtitle` naming the user. */
+  step: 'signIn' | 'activation' | 'otp' | 'passwordExpired';
+  user?: string;
   onSubmit: () => void;
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
     <form
       className="vigil-form"
@@ -26,11 +29,21 @@ export function AuthForm({
       noValidate
     >
       <div>
-        <h1 className="vigil-auth__title">{title}</h1>
-        <p className="vigil-auth__subtitle">{subtitle}</p>
+        <h1 className="vigil-auth__title">{t(`auth.${step}.title`)}</h1>
+        <p className="vigil-auth__subtitle">{t(`auth.${step}.subtitle`, { user: user ?? '' })}</p>
       </div>
       {children}
     </form>
+  );
+}
+
+/** Leaves the sign-in under way for the sign-in form, to sign in with another account. */
+export function AnotherAccountButton() {
+  const { t } = useTranslation();
+  return (
+    <Button variant="subtle" onClick={() => void abandonSignIn()}>
+      {t('auth.useAnotherAccount')}
+    </Button>
   );
 }
 

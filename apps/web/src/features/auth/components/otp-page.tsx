@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { ApiError } from '../../../lib/http';
 import { useCurrentUser } from '../../../lib/session';
-import { abandonSignIn, continueSignIn, submitOtp } from '../api/auth';
-import { AuthForm } from './auth-form';
+import { continueSignIn, submitOtp } from '../api/auth';
+import { AnotherAccountButton, AuthForm } from './auth-form';
 import { Button, CodeInput, FormAlert } from './controls';
 
 export const OTP_LENGTH = 6;
@@ -44,11 +44,7 @@ export function OtpPage() {
   }
 
   return (
-    <AuthForm
-      title={t('auth.otp.title')}
-      subtitle={t('auth.otp.subtitle', { user: user?.username ?? '' })}
-      onSubmit={() => void submit(code)}
-    >
+    <AuthForm step="otp" user={user?.username ?? ''} onSubmit={() => void submit(code)}>
       {error && <FormAlert testId="otp-error">{error}</FormAlert>}
       <CodeInput
         length={OTP_LENGTH}
@@ -63,9 +59,7 @@ export function OtpPage() {
       <Button type="submit" loading={loading}>
         {t('auth.otp.submit')}
       </Button>
-      <Button variant="subtle" onClick={() => void abandonSignIn()}>
-        {t('auth.useAnotherAccount')}
-      </Button>
+      <AnotherAccountButton />
     </AuthForm>
   );
 }

@@ -1,8 +1,15 @@
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useCurrentUser } from '../../../lib/session';
-import { abandonSignIn, changePassword, continueSignIn } from '../api/auth';
-import { AuthForm, NewPasswordFields, PasswordField, useAuthSubmit, useNewPassword } from './auth-form';
+import { changePassword, continueSignIn } from '../api/auth';
+import {
+  AnotherAccountButton,
+  AuthForm,
+  NewPasswordFields,
+  PasswordField,
+  useAuthSubmit,
+  useNewPassword,
+} from './auth-form';
 import { Button, FormAlert } from './controls';
 
 /** The password has expired (or is the first, generated one): choose a new one to go on. */
@@ -36,11 +43,7 @@ export function PasswordExpiredPage() {
   }
 
   return (
-    <AuthForm
-      title={t('auth.passwordExpired.title')}
-      subtitle={t('auth.passwordExpired.subtitle', { user: username })}
-      onSubmit={handleSubmit}
-    >
+    <AuthForm step="passwordExpired" user={username} onSubmit={handleSubmit}>
       {formError && <FormAlert testId="password-error">{formError}</FormAlert>}
       <PasswordField
         label={t('auth.passwordExpired.current')}
@@ -55,9 +58,7 @@ export function PasswordExpiredPage() {
       <Button type="submit" loading={loading}>
         {t('auth.passwordExpired.submit')}
       </Button>
-      <Button variant="subtle" onClick={() => void abandonSignIn()}>
-        {t('auth.useAnotherAccount')}
-      </Button>
+      <AnotherAccountButton />
     </AuthForm>
   );
 }

@@ -81,7 +81,7 @@ export function SignInPage() {
   }
 
   return (
-    <AuthForm title={t('auth.signIn.title')} subtitle={t('auth.signIn.subtitle')} onSubmit={handleSubmit}>
+    <AuthForm step="signIn" onSubmit={handleSubmit}>
       {ssoMessage && !formError && <FormAlert testId="sso-error">{ssoMessage}</FormAlert>}
       {formError && <FormAlert testId="sign-in-error">{formError}</FormAlert>}
       <Field

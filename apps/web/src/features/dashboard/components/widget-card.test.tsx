@@ -1,14 +1,14 @@
 // @vitest-environment happy-dom
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from '../../../lib/router';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../../lib/i18n';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as WidgetsApi from '../api/widgets';
 import type { Widget, WidgetData } from '../api/widgets';
 import { WidgetCard, type WidgetCardProps } from './widget-card';
+import { setUpComponentTests } from '../../../test/component-tests';
 
 const fetchWidgetData = vi.hoisted(() => vi.fn());
 vi.mock('../api/widgets', async (original) => ({
@@ -78,11 +78,8 @@ function renderCards(widgets: Widget[]) {
   );
 }
 
-beforeAll(async () => {
-  await initI18n('en');
-});
+setUpComponentTests();
 afterEach(() => {
-  cleanup();
   fetchWidgetData.mockReset();
 });
 

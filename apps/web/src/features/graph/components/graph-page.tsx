@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Group, Loader, Text, Tooltip } from '@mantine/core';
+import { Alert, Button, Group, Loader, Text } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconChartDots3,
@@ -7,12 +7,14 @@ import {
   IconLayoutGrid,
   IconZoomIn,
   IconZoomOut,
+  type Icon,
 } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useSearchParams } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
+import { IconButton } from '../../../components/ui/icon-button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Surface } from '../../../components/ui/surface';
 import { formatDate } from '../../../lib/dates';
@@ -27,6 +29,18 @@ import { NodeList } from './node-list';
 import { NodePanel } from './node-panel';
 import { RootPicker } from './root-picker';
 import './graph.css';
+
+/** The view controls of the graph's toolbar, in order; each is named by `graph.toolbar.<key>`. */
+const viewTools: readonly {
+  key: 'fit' | 'zoomIn' | 'zoomOut' | 'relayout';
+  Icon: Icon;
+  run: (controls: GraphCanvasControls) => void;
+}[] = [
+  { key: 'fit', Icon: IconFocusCentered, run: (controls) => controls.fit() },
+  { key: 'zoomIn', Icon: IconZoomIn, run: (controls) => controls.zoomBy(1.25) },
+  { key: 'zoomOut', Icon: IconZoomOut, run: (controls) => controls.zoomBy(0.8) },
+  { key: 'relayout', Icon: IconLayoutGrid, run: (controls) => controls.relayout() },
+];
 
 /** `?alert=ID` or `?incident=ID` → what the graph is about. */
 function rootFromParams(params: URLSearchParams): RootRef | null {
@@ -158,42 +172,15 @@ export default function GraphPage() {
           <div className="vigil-graph">
             <Surface className="vigil-graph__stage" level={0}>
               <div className="vigil-graph__toolbar" role="toolbar" aria-label={t('graph.title')}>
-                <Tooltip label={t('graph.toolbar.fit')} withArrow>
-                  <ActionIcon
-                    variant="default"
-                    aria-label={t('graph.toolbar.fit')}
-                    onClick={() => controls.current?.fit()}
-                  >
-                    <IconFocusCentered size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t('graph.toolbar.zoomIn')} withArrow>
-                  <ActionIcon
-                    variant="default"
-                    aria-label={t('graph.toolbar.zoomIn')}
-                    onClick={() => controls.current?.zoomBy(1.25)}
-                  >
-                    <IconZoomIn size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t('graph.toolbar.zoomOut')} withArrow>
-                  <ActionIcon
-                    variant="default"
-                    aria-label={t('graph.toolbar.zoomOut')}
-                    onClick={() => controls.current?.zoomBy(0.8)}
-                  >
-                    <IconZoomOut size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t('graph.toolbar.relayout')} withArrow>
-                  <ActionIcon
-                    variant="default"
-                    aria-label={t('graph.toolbar.relayout')}
-                    onClick={() => controls.current?.relayout()}
-                  >
-                    <IconLayoutGrid size={16} />
-                  </ActionIcon>
-                </Tooltip>
+                {viewTools.map(({ key, Icon, run }) => (
+                  <IconButton
+                    key={key}
+                    arrow
+                    label={t(`graph.toolbar.${key}`)}
+                    icon={<Icon size={16} />}
+                    onClick={() => controls.current && run(controls.current)}
+                  />
+                ))}
                 {model.hidden.size > 0 && (
                   <Button
                     size="compact-sm"

@@ -5,9 +5,11 @@ import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { CopyField } from '../../../components/ui/copy-field';
+import { Note } from '../../../components/ui/note';
 import { formatDate } from '../../../lib/dates';
 import { AlertStatusBadge, IncidentStatusBadge, SeverityBadge } from '../../triage';
 import { nodePivot, regraphUrl, type GraphEdge, type GraphNode } from '../api/graph';
+import type { en } from '../../../lib/i18n/locales/en';
 import type { ExpansionNote } from '../lib/graph-model';
 import { KindIcon } from './kind-icon';
 
@@ -39,94 +41,58 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
+const date = (value: unknown): string | null => {
+  const when = text(value);
+  return when && formatDate(when);
+};
+
+const statusBadge = ({ kind, data }: GraphNode): ReactNode => {
+  const status = text(data.status);
+  if (status && kind === 'alert') return <AlertStatusBadge status={status as AlertStatus} />;
+  if (status && kind === 'incident') return <IncidentStatusBadge status={status as IncidentStatus} />;
+  return null;
+};
+
+/** The facts a node may carry, in the order shown: each named by `graph.panel.fields.<label>`, absent when null. */
+const nodeFacts: readonly {
+  label: keyof (typeof en)['graph']['panel']['fields'];
+  show: (node: GraphNode) => ReactNode;
+}[] = [
+  { label: 'title', show: ({ data }) => text(data.title) },
+  {
+    label: 'severity',
+    show: ({ data }) => {
+      const severity = text(data.severity);
+      return severity && severities.has(severity) ? <SeverityBadge severity={severity as AlertSeverity} /> : null;
+    },
+  },
+  { label: 'status', show: statusBadge },
+  { label: 'count', show: ({ data }) => (typeof data.count === 'number' ? data.count : null) },
+  { label: 'firstSeen', show: ({ data }) => date(data.firstSeen) },
+  { label: 'lastSeen', show: ({ data }) => date(data.lastSeen) },
+  { label: 'subject', show: ({ data }) => text(data.subject) },
+  { label: 'sender', show: ({ data }) => text(data.sender) },
+  { label: 'received', show: ({ data }) => date(data.ts) },
+  { label: 'algorithm', show: ({ data }) => text(data.algorithm)?.toUpperCase() ?? null },
+  { label: 'filename', show: ({ data }) => text(data.filename) },
+];
+
 /** The facts a node carries, as fields. */
 function NodeFields({ node }: { node: GraphNode }) {
   const { t } = useTranslation();
-  const d = node.data;
-  const fields: ReactNode[] = [];
-  const title = text(d.title);
-  if (title)
-    fields.push(
-      <Field key="title" label={t('graph.panel.fields.title')}>
-        {title}
-      </Field>,
-    );
-  const severity = text(d.severity);
-  if (severity && severities.has(severity))
-    fields.push(
-      <Field key="severity" label={t('graph.panel.fields.severity')}>
-        <SeverityBadge severity={severity as AlertSeverity} />
-      </Field>,
-    );
-  const status = text(d.status);
-  if (status && node.kind === 'alert')
-    fields.push(
-      <Field key="status" label={t('graph.panel.fields.status')}>
-        <AlertStatusBadge status={status as AlertStatus} />
-      </Field>,
-    );
-  if (status && node.kind === 'incident')
-    fields.push(
-      <Field key="status" label={t('graph.panel.fields.status')}>
-        <IncidentStatusBadge status={status as IncidentStatus} />
-      </Field>,
-    );
-  if (typeof d.count === 'number')
-    fields.push(
-      <Field key="count" label={t('graph.panel.fields.count')}>
-        {d.count}
-      </Field>,
-    );
-  const firstSeen = text(d.firstSeen);
-  if (firstSeen)
-    fields.push(
-      <Field key="first" label={t('graph.panel.fields.firstSeen')}>
-        {formatDate(firstSeen)}
-      </Field>,
-    );
-  const lastSeen = text(d.lastSeen);
-  if (lastSeen)
-    fields.push(
-      <Field key="last" label={t('graph.panel.fields.lastSeen')}>
-        {formatDate(lastSeen)}
-      </Field>,
-    );
-  const subject = text(d.subject);
-  if (subject)
-    fields.push(
-      <Field key="subject" label={t('graph.panel.fields.subject')}>
-        {subject}
-      </Field>,
-    );
-  const sender = text(d.sender);
-  if (sender)
-    fields.push(
-      <Field key="sender" label={t('graph.panel.fields.sender')}>
-        {sender}
-      </Field>,
-    );
-  const received = text(d.ts);
-  if (received)
-    fields.push(
-      <Field key="ts" label={t('graph.panel.fields.received')}>
-        {formatDate(received)}
-      </Field>,
-    );
-  const algorithm = text(d.algorithm);
-  if (algorithm)
-    fields.push(
-      <Field key="alg" label={t('graph.panel.fields.algorithm')}>
-        {algorithm.toUpperCase()}
-      </Field>,
-    );
-  const filename = text(d.filename);
-  if (filename)
-    fields.push(
-      <Field key="fn" label={t('graph.panel.fields.filename')}>
-        {filename}
-      </Field>,
-    );
-  return fields.length > 0 ? <div className="vigil-graph__fields">{fields}</div> : null;
+  const fields = nodeFacts.flatMap(({ label, show }) => {
+    const value = show(node);
+    return value === null ? [] : [{ label, value }];
+  });
+  return fields.length > 0 ? (
+    <div className="vigil-graph__fields">
+      {fields.map(({ label, value }) => (
+        <Field key={label} label={t(`graph.panel.fields.${label}`)}>
+          {value}
+        </Field>
+      ))}
+    </div>
+  ) : null;
 }
 
 /** The selected node: what it is, what it touches, and what can be done with it. */
@@ -139,9 +105,7 @@ export function NodePanel(props: NodePanelProps) {
         <Text id="graph-panel-title" className="vigil-graph__section-title">
           {t('graph.panel.title')}
         </Text>
-        <Text size="sm" c="dimmed">
-          {t('graph.panel.nothingSelected')}
-        </Text>
+        <Note>{t('graph.panel.nothingSelected')}</Note>
       </section>
     );
   }

@@ -1,15 +1,14 @@
-import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconMarkdown } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { FormError, fieldError } from '../../../components/form';
-import { MarkdownView } from '../../../components/ui/markdown-view';
+import { Note } from '../../../components/ui/note';
 import { addComment } from '../api/incidents';
 import { useIncidentRefresh } from '../api/hooks';
-import { MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
+import { MarkdownField, MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
 
-const COMMENT_MAX = 20000;
 /** The field the editor shows the server's problems beside. */
 const SHOWN_FIELDS = ['body'];
 
@@ -51,36 +50,24 @@ export function CommentEditor({ incidentId }: { incidentId: number }) {
             </Text>
           </Group>
         </Group>
-        {mode === 'write' ? (
-          <Textarea
-            aria-label={t('incidents.comments.label')}
-            placeholder={t('incidents.comments.placeholder')}
-            autosize
-            minRows={3}
-            maxRows={16}
-            maxLength={COMMENT_MAX}
-            value={body}
-            onChange={(event) => setBody(event.currentTarget.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-                event.preventDefault();
-                submit();
-              }
-            }}
-            error={fieldError(post.error, 'body')}
-            data-testid="comment-input"
-          />
-        ) : (
-          <div className="vigil-comment-editor__preview" data-testid="comment-preview">
-            {trimmed ? (
-              <MarkdownView source={body} />
-            ) : (
-              <Text size="sm" c="dimmed">
-                {t('incidents.comments.nothingToPreview')}
-              </Text>
-            )}
-          </div>
-        )}
+        <MarkdownField
+          mode={mode}
+          aria-label={t('incidents.comments.label')}
+          placeholder={t('incidents.comments.placeholder')}
+          rows={[3, 16]}
+          value={body}
+          onChange={setBody}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+              event.preventDefault();
+              submit();
+            }
+          }}
+          error={fieldError(post.error, 'body')}
+          data-testid="comment-input"
+          emptyPreview={<Note>{t('incidents.comments.nothingToPreview')}</Note>}
+          previewTestId="comment-preview"
+        />
         <FormError error={post.error} shownFields={SHOWN_FIELDS} />
         <Group justify="flex-end">
           <Button type="submit" size="sm" loading={post.isPending} disabled={!trimmed} data-testid="comment-submit">

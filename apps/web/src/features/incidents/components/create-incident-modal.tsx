@@ -1,4 +1,4 @@
-import { Group, Modal, Select, Textarea, TextInput } from '@mantine/core';
+import { Group, Modal, Select, TextInput } from '@mantine/core';
 import type { AlertSeverity } from '@vigil/contract';
 import { alertSeverityValues } from '@vigil/contract/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { incidentUrl } from '../../triage';
 import { createIncident, incidentKeys, type IncidentCreate } from '../api/incidents';
 import { parseAlertIds } from '../lib/alert-ids';
 import { AssigneeSelect } from './assignee-select';
+import { MarkdownField } from './markdown-mode';
 
 const FROM_ALERTS = '';
 /** The fields the dialog shows the server's problems beside. */
@@ -105,15 +106,12 @@ export function CreateIncidentModal({
           error={problems.alertIds ?? fieldError(create.error, 'alertIds')}
           data-testid="create-alert-ids"
         />
-        <Textarea
+        <MarkdownField
           label={t('incidents.fields.description')}
           description={t('incidents.create.descriptionHint')}
-          autosize
-          minRows={4}
-          maxRows={12}
-          maxLength={20000}
+          rows={[4, 12]}
           value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
+          onChange={setDescription}
           error={fieldError(create.error, 'description')}
         />
         <FormError error={create.error} shownFields={SHOWN_FIELDS} />

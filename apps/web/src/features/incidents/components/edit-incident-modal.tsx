@@ -1,12 +1,11 @@
-import { Group, Modal, Stack, Textarea } from '@mantine/core';
+import { Group, Modal, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
-import { MarkdownView } from '../../../components/ui/markdown-view';
 import { updateIncident, type IncidentDetail } from '../api/incidents';
 import { useIncidentRefresh } from '../api/hooks';
-import { MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
+import { MarkdownField, MarkdownModeSwitch, type MarkdownMode } from './markdown-mode';
 import { IncidentTitleInput } from './create-incident-modal';
 
 /** The fields the dialog shows the server's problems beside. */
@@ -53,24 +52,16 @@ export function EditIncidentModal({ incident, onClose }: { incident: IncidentDet
             <span className="vigil-incident-edit__label">{t('incidents.fields.description')}</span>
             <MarkdownModeSwitch value={mode} onChange={setMode} />
           </Group>
-          {mode === 'write' ? (
-            <Textarea
-              aria-label={t('incidents.fields.description')}
-              placeholder={t('incidents.detail.markdownPlaceholder')}
-              autosize
-              minRows={6}
-              maxRows={18}
-              maxLength={20000}
-              value={description}
-              onChange={(event) => setDescription(event.currentTarget.value)}
-              error={fieldError(save.error, 'description')}
-              data-testid="edit-description"
-            />
-          ) : (
-            <div className="vigil-comment-editor__preview">
-              <MarkdownView source={description} />
-            </div>
-          )}
+          <MarkdownField
+            mode={mode}
+            aria-label={t('incidents.fields.description')}
+            placeholder={t('incidents.detail.markdownPlaceholder')}
+            rows={[6, 18]}
+            value={description}
+            onChange={setDescription}
+            error={fieldError(save.error, 'description')}
+            data-testid="edit-description"
+          />
         </Stack>
         <FormError error={save.error} shownFields={SHOWN_FIELDS} />
         <FormActions

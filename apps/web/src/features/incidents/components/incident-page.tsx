@@ -13,7 +13,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconChartDots3, IconEdit } from '@tabler/icons-react';
+import { IconEdit } from '@tabler/icons-react';
 import type { AlertSeverity } from '@vigil/contract';
 import { alertSeverityValues } from '@vigil/contract/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -29,7 +29,7 @@ import { ApiError } from '../../../lib/http';
 import { useLiveEvents } from '../../../lib/live';
 import { usePermission } from '../../../lib/permissions';
 import { useSignedInUser } from '../../../lib/session';
-import { graphUrl, IncidentStatusBadge, SeverityBadge } from '../../triage';
+import { GraphButton, IncidentStatusBadge, SeverityBadge } from '../../triage';
 import { incidentKeys, updateIncident, type IncidentDetail, type IncidentUpdate } from '../api/incidents';
 import { useAssignableUsers, useIncident, useIncidentRefresh, userName } from '../api/hooks';
 import { useNow } from '../lib/use-now';
@@ -238,15 +238,7 @@ export default function IncidentPage() {
               </Title>
             </Stack>
             <Group gap="sm">
-              <Button
-                component={Link}
-                to={graphUrl({ incident: incident.id })}
-                variant="default"
-                leftSection={<IconChartDots3 size={16} />}
-                data-testid="open-graph"
-              >
-                {t('incidents.detail.openGraph')}
-              </Button>
+              <GraphButton of={{ incident: incident.id }} label={t('incidents.detail.openGraph')} testId="open-graph" />
               {editable && (
                 <Button
                   variant="default"

@@ -48,6 +48,44 @@ function AlertLink({ id }: { id: number }) {
   );
 }
 
+/** An entry's words, followed by the alert it is about where it names one. */
+function WithAlertLink({ text, alertId }: { text: string; alertId: number | null }) {
+  return (
+    <>
+      {text}
+      {alertId !== null && (
+        <>
+          {' '}
+          <AlertLink id={alertId} />
+        </>
+      )}
+    </>
+  );
+}
+
+/** A change of a value: what changed, from the value before to the value after, each shown by `show`. */
+function Change({
+  what,
+  data,
+  show,
+}: {
+  what: string;
+  data: TimelineEntry['data'];
+  show: (value: unknown) => ReactNode;
+}) {
+  return (
+    <span className="vigil-incident-timeline__change">
+      {what}
+      {show(data.before)}
+      <span aria-hidden>→</span>
+      {show(data.after)}
+    </span>
+  );
+}
+
+const statusBadge = (value: unknown) => isStatus(value) && <IncidentStatusBadge status={value} />;
+const severityBadge = (value: unknown) => isSeverity(value) && <SeverityBadge severity={value} />;
+
 /** What one entry says, in words and badges. */
 function EntryText({ entry }: { entry: TimelineEntry }) {
   const { t } = useTranslation();
@@ -56,54 +94,16 @@ function EntryText({ entry }: { entry: TimelineEntry }) {
   switch (entry.kind) {
     case 'created':
       return <>{t('incidents.timeline.created')}</>;
-    case 'alert_linked': {
-      const id = numberOf(data.alertId);
-      return (
-        <>
-          {id === null ? (
-            t('incidents.timeline.alertLinked')
-          ) : (
-            <>
-              {t('incidents.timeline.alertLinked')} <AlertLink id={id} />
-            </>
-          )}
-        </>
-      );
-    }
+    case 'alert_linked':
+      return <WithAlertLink text={t('incidents.timeline.alertLinked')} alertId={numberOf(data.alertId)} />;
     case 'alerts_linked':
       return <>{t('incidents.timeline.alertsLinked', { count: numberOf(data.count) ?? 0 })}</>;
-    case 'alert_unlinked': {
-      const id = numberOf(data.alertId);
-      return (
-        <>
-          {id === null ? (
-            t('incidents.timeline.alertUnlinked')
-          ) : (
-            <>
-              {t('incidents.timeline.alertUnlinked')} <AlertLink id={id} />
-            </>
-          )}
-        </>
-      );
-    }
+    case 'alert_unlinked':
+      return <WithAlertLink text={t('incidents.timeline.alertUnlinked')} alertId={numberOf(data.alertId)} />;
     case 'status':
-      return (
-        <span className="vigil-incident-timeline__change">
-          {t('incidents.timeline.status')}
-          {isStatus(data.before) && <IncidentStatusBadge status={data.before} />}
-          <span aria-hidden>→</span>
-          {isStatus(data.after) && <IncidentStatusBadge status={data.after} />}
-        </span>
-      );
+      return <Change what={t('incidents.timeline.status')} data={data} show={statusBadge} />;
     case 'severity':
-      return (
-        <span className="vigil-incident-timeline__change">
-          {t('incidents.timeline.severity')}
-          {isSeverity(data.before) && <SeverityBadge severity={data.before} />}
-          <span aria-hidden>→</span>
-          {isSeverity(data.after) && <SeverityBadge severity={data.after} />}
-        </span>
-      );
+      return <Change what={t('incidents.timeline.severity')} data={data} show={severityBadge} />;
     case 'assignment': {
       const after = numberOf(data.after);
       const name = after === null ? '' : userName(byId.get(after)) || `#${after}`;

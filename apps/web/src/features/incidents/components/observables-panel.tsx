@@ -3,6 +3,7 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
+import { Note } from '../../../components/ui/note';
 import { groupObservables, incidentPivot } from '../lib/observables';
 
 const knownKinds = ['ip', 'host', 'user', 'domain', 'url', 'hash', 'file', 'email'] as const;
@@ -13,12 +14,7 @@ const isKnownKind = (kind: string): kind is KnownKind => (knownKinds as readonly
 export function ObservablesPanel({ observables }: { observables: readonly { kind: string; value: string }[] }) {
   const { t } = useTranslation();
   const groups = useMemo(() => groupObservables(observables), [observables]);
-  if (groups.length === 0)
-    return (
-      <Text size="sm" c="dimmed">
-        {t('incidents.observables.none')}
-      </Text>
-    );
+  if (groups.length === 0) return <Note>{t('incidents.observables.none')}</Note>;
   return (
     <Stack gap="sm" data-testid="incident-observables">
       {groups.map(({ kind, values }) => (

@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
 import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { changeLanguage, initI18n } from '../../../lib/i18n';
+import { afterEach, describe, expect, it } from 'vitest';
+import { changeLanguage } from '../../../lib/i18n';
 import { SlaCell, SlaTimerCard } from './sla-timer';
+import { setUpComponentTests } from '../../../test/component-tests';
 
 const wrap = ({ children }: { children: ReactNode }) => <MantineProvider>{children}</MantineProvider>;
 const now = Date.parse('2026-11-22T12:00:00Z');
@@ -16,11 +17,8 @@ const timer = (dueAt: string, doneAt: string | null, targetMinutes = 60) => ({
   breached: false,
 });
 
-beforeAll(async () => {
-  await initI18n('en');
-});
+setUpComponentTests();
 afterEach(async () => {
-  cleanup();
   await changeLanguage('en');
 });
 

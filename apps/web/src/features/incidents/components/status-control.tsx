@@ -1,12 +1,14 @@
-import { Button, Group, Menu, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Menu, Modal } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { FormError, fieldError } from '../../../components/form';
+import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
+import { Note } from '../../../components/ui/note';
 import { incidentStatusColor } from '../../triage';
 import { updateIncident, type IncidentDetail } from '../api/incidents';
 import { useIncidentRefresh } from '../api/hooks';
+import { MarkdownField } from './markdown-mode';
 import { allowedTransitions, isClosingStatus, isReopening, type IncidentStatus } from '../lib/transitions';
 
 const SUMMARY_MAX = 5000;
@@ -83,42 +85,35 @@ export function StatusControl({ incident }: { incident: IncidentDetail }) {
         }
         centered
       >
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
+        <FormFrame
+          onSubmit={() => {
             if (!target || (needsSummary && !trimmed)) return;
             change.mutate({ status: target, ...(trimmed ? { summary: trimmed } : {}) });
           }}
         >
-          <Stack gap="md">
-            <Text size="sm" c="dimmed">
-              {needsSummary ? t('incidents.detail.closeHint') : t('incidents.detail.reopenHint')}
-            </Text>
-            <Textarea
-              label={needsSummary ? t('incidents.detail.resolution') : t('incidents.detail.reopenReason')}
-              placeholder={t('incidents.detail.markdownPlaceholder')}
-              autosize
-              minRows={4}
-              maxRows={12}
-              maxLength={SUMMARY_MAX}
-              withAsterisk={needsSummary}
-              value={summary}
-              onChange={(event) => setSummary(event.currentTarget.value)}
-              error={fieldError(change.error, 'summary')}
-              data-autofocus
-              data-testid="status-summary"
-            />
-            <FormError error={change.error} shownFields={['summary']} />
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={() => setTarget(null)}>
-                {t('common.cancel')}
-              </Button>
-              <Button type="submit" loading={change.isPending} disabled={needsSummary && !trimmed}>
-                {target ? t('incidents.detail.moveToStatus', { status: t(`triage.incidentStatus.${target}`) }) : ''}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+          <Note>{needsSummary ? t('incidents.detail.closeHint') : t('incidents.detail.reopenHint')}</Note>
+          <MarkdownField
+            label={needsSummary ? t('incidents.detail.resolution') : t('incidents.detail.reopenReason')}
+            placeholder={t('incidents.detail.markdownPlaceholder')}
+            rows={[4, 12]}
+            maxLength={SUMMARY_MAX}
+            withAsterisk={needsSummary}
+            value={summary}
+            onChange={setSummary}
+            error={fieldError(change.error, 'summary')}
+            data-autofocus
+            data-testid="status-summary"
+          />
+          <FormError error={change.error} shownFields={['summary']} />
+          <FormActions
+            onCancel={() => setTarget(null)}
+            submitLabel={
+              target ? t('incidents.detail.moveToStatus', { status: t(`triage.incidentStatus.${target}`) }) : ''
+            }
+            loading={change.isPending}
+            disabled={needsSummary && !trimmed}
+          />
+        </FormFrame>
       </Modal>
     </>
   );

@@ -1,8 +1,8 @@
 import { endpointActions } from '@vigil/contract/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initI18n } from '../../../lib/i18n';
-import type { NetworkEventView } from '../api/investigation';
 import { endpointActionLabel, endpointCategoryLabel, networkCodeLabel, networkEventTypes } from './codes';
+import { dhcpAck, networkEvent } from './network-event.fixture';
 import { networkSummary } from './summaries';
 
 /** A name in Russian: not the code itself, and in Cyrillic (protocol names such as DNS may stay). */
@@ -14,24 +14,8 @@ beforeAll(async () => {
   await initI18n('ru');
 });
 
-const flow: NetworkEventView = {
-  timestamp: '2026-11-20T09:14:03Z',
-  eventType: 'flow',
-  srcIp: '10.40.2.11',
-  srcPort: 60517,
-  destIp: '203.0.113.7',
-  destPort: 443,
-  proto: 'TCP',
+const flow = networkEvent({
   appProto: 'tls',
-  flowId: null,
-  communityId: null,
-  host: 'sensor-1',
-  severity: null,
-  alert: null,
-  dns: null,
-  http: null,
-  tls: null,
-  fileinfo: null,
   flow: {
     pktsToserver: 12,
     pktsToclient: 10,
@@ -42,13 +26,7 @@ const flow: NetworkEventView = {
     state: 'closed',
     reason: 'timeout',
   },
-  anomaly: null,
-  tcp: null,
-  ssh: null,
-  dhcp: null,
-  smtp: null,
-  stats: null,
-};
+});
 
 describe('codes from sensors, in Russian', () => {
   it('a flow says how it ended in Russian, not "closed · timeout"', () => {
@@ -56,27 +34,7 @@ describe('codes from sensors, in Russian', () => {
   });
 
   it('a DHCP message is named in Russian, not "ack"', () => {
-    const dhcp: NetworkEventView = {
-      ...flow,
-      eventType: 'dhcp',
-      flow: null,
-      dhcp: {
-        type: 'reply',
-        id: 7,
-        dhcpType: 'ack',
-        clientMac: '00:1a:2b:3c:4d:5e',
-        clientIp: null,
-        assignedIp: '10.40.2.57',
-        requestedIp: null,
-        relayIp: null,
-        nextServerIp: null,
-        hostname: null,
-        leaseTime: null,
-        subnetMask: null,
-        routers: [],
-        dnsServers: [],
-      },
-    };
+    const dhcp = networkEvent({ eventType: 'dhcp', dhcp: dhcpAck({ id: 7, assignedIp: '10.40.2.57' }) });
     expect(networkSummary(dhcp, 'ru', networkCodeLabel).main).toBe('Адрес выдан 00:1a:2b:3c:4d:5e → 10.40.2.57');
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectEvery } from '../../../test/answers';
 import { hasRemoteContent, MAIL_CSP, mailSrcdoc } from './mail-frame';
 
 describe('mailSrcdoc', () => {
@@ -18,17 +19,25 @@ describe('mailSrcdoc', () => {
 
 describe('hasRemoteContent', () => {
   it('finds remote images, backgrounds, styles and imports', () => {
-    expect(hasRemoteContent('<img src="http://track.example/o.gif">')).toBe(true);
-    expect(hasRemoteContent("<img src='//cdn.example/a.png'>")).toBe(true);
-    expect(hasRemoteContent('<td background=https://x.example/b.jpg>')).toBe(true);
-    expect(hasRemoteContent('<div style="background: url( \'https://x.example/a.png\')">')).toBe(true);
-    expect(hasRemoteContent('<style>@import "https://x.example/a.css";</style>')).toBe(true);
-    expect(hasRemoteContent('<link rel="stylesheet" href="https://x.example/a.css">')).toBe(true);
+    expectEvery(hasRemoteContent, [
+      '<img src="http://track.example/o.gif">',
+      "<img src='//cdn.example/a.png'>",
+      '<td background=https://x.example/b.jpg>',
+      '<div style="background: url( \'https://x.example/a.png\')">',
+      '<style>@import "https://x.example/a.css";</style>',
+      '<link rel="stylesheet" href="https://x.example/a.css">',
+    ]);
   });
 
   it('does not count links, inline images or cid: parts', () => {
-    expect(hasRemoteContent('<a href="https://example.com/login">Log in</a>')).toBe(false);
-    expect(hasRemoteContent('<img src="cid:logo@x"><img src="data:image/png;base64,AAAA">')).toBe(false);
-    expect(hasRemoteContent('<p>Visit https://example.com</p>')).toBe(false);
+    expectEvery(
+      hasRemoteContent,
+      [
+        '<a href="https://example.com/login">Log in</a>',
+        '<img src="cid:logo@x"><img src="data:image/png;base64,AAAA">',
+        '<p>Visit https://example.com</p>',
+      ],
+      false,
+    );
   });
 });

@@ -1,38 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { EndpointEventView, NetworkEventView } from '../api/investigation';
+import { dhcpAck, networkEvent } from './network-event.fixture';
 import { endpointLabel, endpointSummary, formatBytes, networkSummary } from './summaries';
 
-const base: NetworkEventView = {
-  timestamp: '2024-03-12T14:00:00Z',
-  eventType: 'flow',
-  srcIp: '10.0.0.5',
-  srcPort: 51000,
-  destIp: '203.0.113.7',
-  destPort: 443,
-  proto: 'TCP',
-  appProto: null,
-  flowId: null,
-  communityId: null,
-  host: 'sensor-1',
-  severity: null,
-  alert: null,
-  dns: null,
-  http: null,
-  tls: null,
-  fileinfo: null,
-  flow: null,
-  anomaly: null,
-  tcp: null,
-  ssh: null,
-  dhcp: null,
-  smtp: null,
-  stats: null,
-};
+/** What `networkSummary` answers: the main line, the detail, and the file hash to link if any. */
+const summary = (main: string, detail: string, sha256: string | null = null) => ({ main, detail, sha256 });
 
 describe('networkSummary', () => {
   it('DNS: the query and its answers', () => {
-    const event: NetworkEventView = {
-      ...base,
+    const event = networkEvent({
       eventType: 'dns',
       dns: {
         type: 'answer',
@@ -44,17 +20,12 @@ describe('networkSummary', () => {
           { rrname: 'login.example.com', rrtype: 'A', ttl: 60, rdata: '198.51.100.2' },
         ],
       },
-    };
-    expect(networkSummary(event)).toEqual({
-      main: 'A login.example.com',
-      detail: '→ 198.51.100.1, 198.51.100.2',
-      sha256: null,
     });
+    expect(networkSummary(event)).toEqual(summary('A login.example.com', '→ 198.51.100.1, 198.51.100.2'));
   });
 
   it('HTTP: method, host and URL, then status', () => {
-    const event: NetworkEventView = {
-      ...base,
+    const event = networkEvent({
       eventType: 'http',
       http: {
         hostname: 'example.com',
@@ -68,13 +39,12 @@ describe('networkSummary', () => {
         httpRefer: null,
         redirect: null,
       },
-    };
+    });
     expect(networkSummary(event)).toMatchObject({ main: 'GET example.com/a.exe', detail: '200' });
   });
 
   it('TLS: SNI and version', () => {
-    const event: NetworkEventView = {
-      ...base,
+    const event = networkEvent({
       eventType: 'tls',
       tls: {
         sni: 'cdn.example.net',
@@ -89,14 +59,13 @@ describe('networkSummary', () => {
         notbefore: null,
         notafter: null,
       },
-    };
+    });
     expect(networkSummary(event)).toMatchObject({ main: 'cdn.example.net', detail: 'TLS 1.3' });
   });
 
   it('fileinfo: the name, its hash to link, type and size', () => {
     const sha256 = 'a'.repeat(64);
-    const event: NetworkEventView = {
-      ...base,
+    const event = networkEvent({
       eventType: 'fileinfo',
       fileinfo: {
         filename: '/invoice.exe',
@@ -109,13 +78,12 @@ describe('networkSummary', () => {
         stored: true,
         gaps: false,
       },
-    };
-    expect(networkSummary(event, 'en')).toEqual({ main: '/invoice.exe', detail: 'PE32 · 2 kB', sha256 });
+    });
+    expect(networkSummary(event, 'en')).toEqual(summary('/invoice.exe', 'PE32 · 2 kB', sha256));
   });
 
   it('alert: the signature, category and SID, whatever the type', () => {
-    const event: NetworkEventView = {
-      ...base,
+    const event = networkEvent({
       eventType: 'alert',
       severity: 'high',
       alert: {
@@ -130,54 +98,35 @@ describe('networkSummary', () => {
         mitreTechniqueIds: [],
         metadata: {},
       },
-    };
-    expect(networkSummary(event)).toEqual({
-      main: 'ET MALWARE Beacon',
-      detail: 'A Network Trojan was detected · SID 2024217',
-      sha256: null,
     });
+    expect(networkSummary(event)).toEqual(summary('ET MALWARE Beacon', 'A Network Trojan was detected · SID 2024217'));
   });
 });
 
 describe('networkSummary of the application-layer records', () => {
   it('SSH: client software to server software', () => {
-    const event: NetworkEventView = {
-      ...base,
+    const event = networkEvent({
       eventType: 'ssh',
       ssh: {
         client: { protoVersion: '2.0', softwareVersion: 'libssh2_1.10.0', hassh: 'ec7378c1a92f5a8dde7e8b7a1ddf33d1' },
         server: { protoVersion: '2.0', softwareVersion: 'OpenSSH_8.9p1', hassh: null },
       },
-    };
-    expect(networkSummary(event)).toEqual({
-      main: 'libssh2_1.10.0 → OpenSSH_8.9p1',
-      detail: 'ec7378c1a92f5a8dde7e8b7a1ddf33d1',
-      sha256: null,
     });
+    expect(networkSummary(event)).toEqual(
+      summary('libssh2_1.10.0 → OpenSSH_8.9p1', 'ec7378c1a92f5a8dde7e8b7a1ddf33d1'),
+    );
   });
 
   it('DHCP: the message, the device and the address it was given, then its host name', () => {
-    const dhcp: NonNullable<NetworkEventView['dhcp']> = {
-      type: 'reply',
-      id: 1,
-      dhcpType: 'ack',
-      clientMac: '00:1a:2b:3c:4d:5e',
-      clientIp: null,
+    const dhcp = dhcpAck({
       assignedIp: '10.20.1.57',
-      requestedIp: null,
-      relayIp: null,
-      nextServerIp: null,
       hostname: 'WS-FIN-07',
       leaseTime: 86400,
       subnetMask: '255.255.255.0',
-      routers: [],
-      dnsServers: [],
-    };
-    expect(networkSummary({ ...base, eventType: 'dhcp', dhcp })).toEqual({
-      main: 'ack 00:1a:2b:3c:4d:5e → 10.20.1.57',
-      detail: 'WS-FIN-07',
-      sha256: null,
     });
+    expect(networkSummary(networkEvent({ eventType: 'dhcp', dhcp }))).toEqual(
+      summary('ack 00:1a:2b:3c:4d:5e → 10.20.1.57', 'WS-FIN-07'),
+    );
   });
 
   it('SMTP: envelope sender to recipients, then the subject', () => {
@@ -192,11 +141,9 @@ describe('networkSummary of the application-layer records', () => {
       attachments: [],
       status: 'PARSE_DONE',
     };
-    expect(networkSummary({ ...base, eventType: 'smtp', smtp })).toEqual({
-      main: '<billing@example.net> → <ap@example.com>, <cfo@example.com>',
-      detail: 'Invoice 4471',
-      sha256: null,
-    });
+    expect(networkSummary(networkEvent({ eventType: 'smtp', smtp }))).toEqual(
+      summary('<billing@example.net> → <ap@example.com>, <cfo@example.com>', 'Invoice 4471'),
+    );
   });
 });
 

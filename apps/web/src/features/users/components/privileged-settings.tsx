@@ -1,8 +1,9 @@
-import { Button, Group, Stack, Switch } from '@mantine/core';
+import { Stack, Switch } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PrivilegedFlag } from '@vigil/contract';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
+import { SaveButton } from '../../../components/form';
 import { notify } from '../../../lib/notifications';
 import { changePrivilegedSettings, privilegedFlags, userKeys, type User } from '../api/users';
 
@@ -41,17 +42,13 @@ export function PrivilegedSettings({ user, editable }: { user: User; editable: b
         />
       ))}
       {editable && (
-        <Group justify="flex-end">
-          <Button
-            size="sm"
-            disabled={!changed}
-            loading={save.isPending}
-            onClick={() => save.mutate()}
-            data-testid="privileged-save"
-          >
-            {t('common.save')}
-          </Button>
-        </Group>
+        <SaveButton
+          size="sm"
+          changed={changed}
+          saving={save.isPending}
+          onSave={() => save.mutate()}
+          testId="privileged-save"
+        />
       )}
     </Stack>
   );
