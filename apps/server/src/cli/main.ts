@@ -7,6 +7,7 @@ import { migrateUnderMaintenance } from '../modules/maintenance/maintenance.repo
 import { appVersion } from '../version';
 import { registerDemoCommands } from './demo-commands';
 import { registerMaintenanceCommands } from './maintenance-commands';
+import { registerRulesCommands } from './rules-commands';
 import { createAdmin, resetPassword, unlock } from './user-commands';
 
 /** Opens the configured database, runs `work`, and always closes it. */
@@ -105,6 +106,7 @@ export function buildCli(): Command {
 
   registerDemoCommands(program);
   registerMaintenanceCommands(program, withDatabase);
+  registerRulesCommands(program);
 
   return program;
 }
