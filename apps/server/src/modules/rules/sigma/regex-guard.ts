@@ -1,19 +1,24 @@
+import { LinearRegex } from './regex-vm';
 import { SigmaRefusal } from './types';
 
 /*
- * Regular expressions of rules run on every event they apply to, in the ingest path, on the
- * JavaScript engine, which backtracks. A pattern that repeats something which can itself match
- * the same text in more than one way — `(a+)+`, `(\w*)*`, `(a|ab)+`, `(.*,)*` — can take time
- * exponential in the length of the text, and one crafted command line would stall ingest. Such
- * patterns are refused when the rule is compiled, with the reason; everything else runs as
- * written. What is left is at worst polynomial in the length of a value, and values are bounded
- * by the ingest line limit.
+ * Regular expressions of rules run on every event they apply to, in the ingest path, so no value
+ * may make one run long. JavaScript's own engine backtracks: a pattern that repeats something
+ * which can itself match the same text in several ways — `(a+)+`, `(\w*)*`, `(a|ab)+`, `(.*\))+`
+ * — takes time exponential in the length of the text, and even a plain `.+x.+y` takes time
+ * polynomial in it (each wide repetition multiplies the work by the length).
  *
- * The check: a group that is repeated without an upper bound (`*`, `+`, `{n,}`) or with a large
- * one (`{n,m}`, m > 10) must not itself contain a repetition, and its alternatives must start
- * with different literal characters.
+ * So every pattern also gets a linear-time automaton (regex-vm.ts), and the two are used as
+ * follows: a pattern whose repetitions could explode is only ever run on the automaton; any other
+ * runs on JavaScript's engine for values short enough that its worst case stays within a fixed
+ * budget of steps (the budget's root of degree "wide repetitions + 1"), and on the automaton for
+ * longer ones. The answer is the same either way; only the time differs. A pattern the automaton
+ * cannot run (lookarounds, backreferences) is refused.
  */
 
+/** Steps JavaScript's engine may take at worst on one value before the automaton is used instead. */
+const STEP_BUDGET = 2_000_000;
+/** Repetitions bounded by at most this many count as constant work. */
 const MAX_BOUNDED_REPEAT = 10;
 
 interface GroupState {
@@ -23,10 +28,18 @@ interface GroupState {
   atAlternativeStart: boolean;
 }
 
+/** What the patterns' repetitions can cost on the backtracking engine. */
+export interface RegexRisk {
+  /** A repeated group that repeats or offers overlapping alternatives: time exponential in the text. */
+  readonly exponential: boolean;
+  /** Repetitions without a small bound: the degree of the worst-case polynomial, less one. */
+  readonly wide: number;
+}
+
 /** The quantifier at `i`, if any: its length and whether it repeats without a small bound. */
 function quantifierAt(pattern: string, i: number): { length: number; wide: boolean } | null {
   const c = pattern[i];
-  if (c === '*' || c === '+') return { length: pattern[i + 1] === '?' || pattern[i + 1] === '+' ? 2 : 1, wide: true };
+  if (c === '*' || c === '+') return { length: pattern[i + 1] === '?' ? 2 : 1, wide: true };
   if (c === '?') return { length: pattern[i + 1] === '?' ? 2 : 1, wide: false };
   if (c === '{') {
     const m = /^\{(\d+)(,(\d*))?\}\??/.exec(pattern.slice(i));
@@ -37,15 +50,11 @@ function quantifierAt(pattern: string, i: number): { length: number; wide: boole
   return null;
 }
 
-function refuse(pattern: string, why: string): never {
-  throw new SigmaRefusal(
-    `regular expression '${pattern}' ${why}: it could take exponential time on some values, so it is not run (rewrite it without the nested repetition)`,
-  );
-}
-
-/** Refuses a pattern that could backtrack catastrophically; see the comment above. */
-export function checkRegexSafety(pattern: string, ignoreCase: boolean): void {
+/** Reads how a pattern's repetitions could make a backtracking engine work. */
+export function regexRisk(pattern: string, ignoreCase: boolean): RegexRisk {
   const stack: GroupState[] = [{ repeats: false, firsts: [], atAlternativeStart: true }];
+  let exponential = false;
+  let wide = 0;
   const noteAtom = (first: string | null) => {
     const top = stack.at(-1)!;
     if (top.atAlternativeStart) {
@@ -61,16 +70,15 @@ export function checkRegexSafety(pattern: string, ignoreCase: boolean): void {
     if (c === '\\') {
       const next = pattern[i + 1] ?? '';
       atomEnd = i + 2;
-      // \d \w \s \b and the like are classes; any other escaped character is itself.
-      noteAtom(/[dDwWsSbBpPuxcfnrtv0-9]/.test(next) ? null : next);
       if (/[bB]/.test(next)) {
         i = atomEnd;
         continue;
       }
+      // \d \w \s and the like are classes; any other escaped character is itself.
+      noteAtom(/[dDwWsSpPuxcfnrtv0-9]/.test(next) ? null : next);
     } else if (c === '[') {
       let j = i + 1;
       if (pattern[j] === '^') j++;
-      if (pattern[j] === ']') j++;
       while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
       atomEnd = j + 1;
       noteAtom(null);
@@ -78,14 +86,14 @@ export function checkRegexSafety(pattern: string, ignoreCase: boolean): void {
       noteAtom(null);
       let j = i + 1;
       if (pattern[j] === '?') {
-        const m = /^\?(?:[:=!]|<[=!]|<[A-Za-z_]\w*>|P<[A-Za-z_]\w*>)/.exec(pattern.slice(j));
+        const m = /^\?(?:[:=!]|<[=!]|<[A-Za-z_]\w*>)/.exec(pattern.slice(j));
         j += m === null ? 1 : m[0].length;
       }
       stack.push({ repeats: false, firsts: [], atAlternativeStart: true });
       i = j;
       continue;
     } else if (c === ')') {
-      if (stack.length === 1) return; // unbalanced: the regular expression compiler says so
+      if (stack.length === 1) return { exponential: true, wide }; // unbalanced: the compilers say why
       closed = stack.pop()!;
     } else if (c === '|') {
       stack.at(-1)!.atAlternativeStart = true;
@@ -94,9 +102,7 @@ export function checkRegexSafety(pattern: string, ignoreCase: boolean): void {
     } else if (c === '^' || c === '$') {
       i++;
       continue;
-    } else {
-      noteAtom(c === '.' ? null : c);
-    }
+    } else noteAtom(c === '.' ? null : c);
     const quantifier = quantifierAt(pattern, atomEnd);
     if (quantifier === null) {
       if (closed !== null) stack.at(-1)!.repeats ||= closed.repeats;
@@ -104,34 +110,45 @@ export function checkRegexSafety(pattern: string, ignoreCase: boolean): void {
       continue;
     }
     if (quantifier.wide) {
+      wide++;
       stack.at(-1)!.repeats = true;
       if (closed !== null) {
-        if (closed.repeats) refuse(pattern, 'repeats a group that itself repeats');
         const firsts = closed.firsts;
-        const overlapping = firsts.includes(null) || new Set(firsts).size < firsts.length;
-        if (firsts.length > 1 && overlapping) {
-          refuse(pattern, 'repeats a choice whose alternatives can match the same text');
-        }
+        const overlapping = firsts.length > 1 && (firsts.includes(null) || new Set(firsts).size < firsts.length);
+        if (closed.repeats || overlapping) exponential = true;
       }
     } else if (closed !== null) stack.at(-1)!.repeats ||= closed.repeats;
     i = atomEnd + quantifier.length;
   }
+  return { exponential, wide };
 }
 
-/** A Sigma (PCRE-style) pattern made into a JavaScript one; refuses what JavaScript reads differently. */
-export function compileSigmaRegex(pattern: string, flags: { i: boolean; m: boolean; s: boolean }): RegExp {
+/** The longest value JavaScript's engine is given for a pattern of this risk; longer ones go to the automaton. */
+export function backtrackingLimit(risk: RegexRisk): number {
+  if (risk.exponential) return -1;
+  if (risk.wide === 0) return Infinity;
+  return Math.floor(STEP_BUDGET ** (1 / (risk.wide + 1)));
+}
+
+/**
+ * A Sigma (PCRE-style) pattern as a test of a text that never runs long; refuses what JavaScript
+ * would read differently and what the automaton cannot run.
+ */
+export function compileSigmaRegex(
+  pattern: string,
+  flags: { i: boolean; m: boolean; s: boolean },
+): (text: string) => boolean {
   let source = pattern;
-  let ignoreCase = flags.i;
-  let dotAll = flags.s;
-  let multiline = flags.m;
+  const f = { ...flags };
   // A leading inline flag group applies to the whole pattern; JavaScript has no such syntax.
   const inline = /^\(\?([imsx]+)\)/.exec(source);
   if (inline !== null) {
-    if (inline[1]!.includes('x'))
+    if (inline[1]!.includes('x')) {
       throw new SigmaRefusal(`regular expression '${pattern}' uses verbose mode (?x), which is not supported`);
-    ignoreCase ||= inline[1]!.includes('i');
-    multiline ||= inline[1]!.includes('m');
-    dotAll ||= inline[1]!.includes('s');
+    }
+    f.i ||= inline[1]!.includes('i');
+    f.m ||= inline[1]!.includes('m');
+    f.s ||= inline[1]!.includes('s');
     source = source.slice(inline[0].length);
   }
   if (/\(\?[imsx-]+[:)]/.test(source)) {
@@ -147,10 +164,13 @@ export function compileSigmaRegex(pattern: string, flags: { i: boolean; m: boole
     .replaceAll('(?P<', '(?<')
     .replaceAll(/(?<!\\)\\A/g, '^')
     .replaceAll(/(?<!\\)\\Z/g, '$');
-  checkRegexSafety(source, ignoreCase);
+  let regex: RegExp;
   try {
-    return new RegExp(source, `${ignoreCase ? 'i' : ''}${multiline ? 'm' : ''}${dotAll ? 's' : ''}`);
+    regex = new RegExp(source, `${f.i ? 'i' : ''}${f.m ? 'm' : ''}${f.s ? 's' : ''}`);
   } catch (error) {
     throw new SigmaRefusal(`regular expression '${pattern}' does not compile: ${(error as Error).message}`);
   }
+  const linear = new LinearRegex(source, f);
+  const limit = backtrackingLimit(regexRisk(source, f.i));
+  return (text) => (text.length <= limit ? regex.test(text) : linear.test(text));
 }

@@ -167,5 +167,5 @@ describe.skipIf(!existsSync(SIGMA))('SigmaHQ rules', () => {
         failures.map((f) => `\n  ${f} — ${COUNT_DISAGREES[f.split(':')[0]!] ?? 'not explained'}`).join(''),
     );
     expect(failures.map((f) => f.split(':')[0]).sort()).toEqual(Object.keys(COUNT_DISAGREES).sort());
-  });
+  }, 60_000);
 });
