@@ -110,7 +110,7 @@ export class SigmaEngine {
         }
       }
     };
-    for (const text of view.texts(false)) this.automaton.search(text, hit);
+    if (this.needleRules.length > 0) for (const text of view.texts(false)) this.automaton.search(text, hit);
     // In the order the rules were loaded, whichever way they were found.
     candidates.sort((a, b) => a - b);
     const matches: SigmaMatch[] = [];

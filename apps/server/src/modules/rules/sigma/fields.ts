@@ -13,32 +13,34 @@ import type { EventView, FieldValue } from './types';
 
 type Reader = (e: EndpointEvent) => FieldValue | readonly FieldValue[] | undefined;
 
-/** A value under a dotted ECS path of the raw record, nested or written with dots. */
-function rawPath(raw: Record<string, unknown>, path: string): FieldValue | undefined {
+/** A value under a dotted ECS path (split into its parts) of the raw record, nested or written with dots. */
+function rawPath(raw: Record<string, unknown>, parts: readonly string[]): FieldValue | undefined {
   let node: unknown = raw;
-  const parts = path.split('.');
   for (let i = 0; i < parts.length; i++) {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
     const obj = node as Record<string, unknown>;
-    const rest = parts.slice(i).join('.');
-    if (Object.hasOwn(obj, rest)) {
-      node = obj[rest];
-      break;
+    if (i < parts.length - 1) {
+      const rest = parts.slice(i).join('.');
+      if (Object.hasOwn(obj, rest)) {
+        node = obj[rest];
+        break;
+      }
     }
     node = Object.hasOwn(obj, parts[i]!) ? obj[parts[i]!] : undefined;
   }
   return typeof node === 'string' || typeof node === 'number' || typeof node === 'boolean' ? node : undefined;
 }
 
-const raw =
-  (...paths: string[]): Reader =>
-  (e) => {
-    for (const p of paths) {
-      const v = rawPath(e.raw, p);
+function raw(...paths: string[]): Reader {
+  const split = paths.map((p) => p.split('.'));
+  return (e) => {
+    for (const parts of split) {
+      const v = rawPath(e.raw, parts);
       if (v !== undefined) return v;
     }
     return undefined;
   };
+}
 
 /** Sysmon's `SHA1=…,MD5=…,SHA256=…`, from the hashes Vigil read. */
 function sysmonHashes(h: FileHashes | undefined): string | undefined {
