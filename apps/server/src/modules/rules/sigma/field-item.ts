@@ -199,9 +199,17 @@ export function compileFieldItem(key: string, value: unknown, options: CompileOp
 
   const nulls = values.some((v) => v === null);
   const present = values.filter((v) => v !== null).map(String);
-  let stages: Stage[] = present.map((v) => ({ kind: 'text', pieces: parseSigmaString(v) }));
-  for (const transform of transforms) stages = applyTransform(transform, stages, key, options.placeholders, present);
-  tests = stages.map((s) => textTest(wrap(finalPieces(s), match), cased));
+  // Each value of the rule becomes one test; its variants (windash, base64offset, expand) are alternatives.
+  tests = present.map((value) => {
+    let stages: Stage[] = [{ kind: 'text', pieces: parseSigmaString(value) }];
+    for (const transform of transforms) stages = applyTransform(transform, stages, key, options.placeholders, [value]);
+    const variants = stages.map((s) => textTest(wrap(finalPieces(s), match), cased));
+    if (variants.length === 1) return variants[0]!;
+    return {
+      test: (text: string) => variants.some((v) => v.test(text)),
+      needles: anyOf(variants.map((v) => v.needles)),
+    };
+  });
   if (nulls && all) throw new SigmaRefusal(`'${key}' asks for all of a list that holds null`);
   return itemOf(field, tests, all, nulls, cased);
 }

@@ -144,6 +144,10 @@ describe('encodings', () => {
       check("CommandLine|base64offset|contains: 'Invoke-Mimikatz'", { CommandLine: encoded('Invoke-Other') }),
     ).toBe(false);
     expect(base64Offsets(Buffer.from('abc'))).toEqual(['YWJj', 'FiY', 'hYm']);
+    // With all, each value must be there at some offset.
+    const both = "CommandLine|base64offset|contains|all:\n  - 'Invoke-Mimikatz'\n  - 'DumpCreds'";
+    expect(check(both, { CommandLine: encoded('xInvoke-Mimikatz -DumpCreds') })).toBe(true);
+    expect(check(both, { CommandLine: encoded('xInvoke-Mimikatz -Dump') })).toBe(false);
   });
 
   it('wide (utf16le), utf16be and utf16 encode as UTF-16 before base64', () => {
@@ -174,6 +178,12 @@ describe('windash', () => {
     expect(check("CommandLine|windash|contains: ' -exec bypass'", { CommandLine: 'powershell +exec bypass' })).toBe(
       false,
     );
+  });
+
+  it('with all, needs each value in one of its forms', () => {
+    const rule = "CommandLine|windash|contains|all:\n  - ' -nop'\n  - ' -enc '";
+    expect(check(rule, { CommandLine: 'powershell /nop \u2013enc AAAA' })).toBe(true);
+    expect(check(rule, { CommandLine: 'powershell /nop AAAA' })).toBe(false);
   });
 
   it('leaves dashes inside words alone', () => {
