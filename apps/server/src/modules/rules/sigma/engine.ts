@@ -80,6 +80,14 @@ export class SigmaEngine {
     return rule.target.channels === null || (channel !== null && rule.target.channels.includes(channel));
   }
 
+  /** The rules the event matches, found by evaluating every rule of its logsources (no prefilter): for checking. */
+  matchEveryRule(event: EndpointEvent): SigmaMatch[] {
+    const keys = eventKeys(event);
+    const view = new EndpointView(event);
+    const channel = event.event.channel?.toLowerCase() ?? null;
+    return this.rules.filter((r) => this.applies(r, keys, channel) && r.matches(view)).map((r) => ({ rule: r.info }));
+  }
+
   /** The rules the event matches. */
   match(event: EndpointEvent): SigmaMatch[] {
     const keys = eventKeys(event);
