@@ -245,6 +245,42 @@ describe('logsources', () => {
       });
     expect(engine.match(ecs('windows'))).toHaveLength(1);
     expect(engine.match(ecs('linux'))).toHaveLength(0);
+    // Elastic Defend's library loads name the library dll.path; its connections say their direction.
+    const library = parsed({
+      '@timestamp': '2026-03-01T10:00:00Z',
+      host: { name: 'ws-02', os: { family: 'windows' } },
+      event: { action: 'load', category: ['library'] },
+      process: { executable: 'C:\\Windows\\System32\\rundll32.exe' },
+      dll: { path: 'C:\\Users\\Public\\evil.dll' },
+    });
+    const loads = new SigmaEngine([
+      compileSigmaRule(
+        ruleText(
+          "selection:\n    ImageLoaded|startswith: 'C:\\Users\\Public\\'\ncondition: selection",
+          'product: windows\n    category: image_load',
+        ),
+      ),
+    ]);
+    expect(loads.match(library)).toHaveLength(1);
+    const outbound = (direction: string) =>
+      parsed({
+        '@timestamp': '2026-03-01T10:00:00Z',
+        host: { name: 'ws-02', os: { family: 'windows' } },
+        event: { action: 'connection_attempted', category: ['network'] },
+        process: { executable: 'C:\\x.exe' },
+        destination: { ip: '203.0.113.9', port: 4444 },
+        network: { direction },
+      });
+    const connections = new SigmaEngine([
+      compileSigmaRule(
+        ruleText(
+          "selection:\n    Initiated: 'true'\n    DestinationPort: 4444\ncondition: selection",
+          'product: windows\n    category: network_connection',
+        ),
+      ),
+    ]);
+    expect(connections.match(outbound('egress'))).toHaveLength(1);
+    expect(connections.match(outbound('ingress'))).toHaveLength(0);
   });
 });
 

@@ -51,6 +51,14 @@ function sysmonHashes(h: FileHashes | undefined): string | undefined {
   return parts.length === 0 ? undefined : parts.join(',');
 }
 
+/** Elastic Defend names a loaded library `dll`, not `file`. */
+const dllPath = raw('dll.path');
+const NETWORK_DIRECTION = raw('network.direction');
+const rawText = (e: EndpointEvent, reader: Reader): string | undefined => {
+  const v = reader(e);
+  return typeof v === 'string' ? v : undefined;
+};
+
 const account = (name: string | null | undefined, domain: string | null | undefined) =>
   name === null || name === undefined ? undefined : domain ? `${domain}\\${name}` : name;
 
@@ -80,13 +88,20 @@ export const NORMALISED_FIELDS: Readonly<Record<string, Reader>> = {
   Company: raw('process.pe.company', 'file.pe.company', 'dll.pe.company'),
   FileVersion: raw('process.pe.file_version', 'file.pe.file_version', 'dll.pe.file_version'),
   TargetFilename: (e) => (pipe(e) ? undefined : e.file?.path),
-  ImageLoaded: (e) => (e.event.action === 'image-load' || e.event.action === 'driver-load' ? e.file?.path : undefined),
+  ImageLoaded: (e) =>
+    e.event.action === 'image-load' || e.event.action === 'driver-load' ? (e.file?.path ?? dllPath(e)) : undefined,
   PipeName: (e) => (pipe(e) ? e.file?.path : undefined),
   TargetObject: (e) => e.registry?.path,
   Details: (e) => e.registry?.data,
   DestinationIp: (e) => e.network?.dest_ip,
   DestinationPort: (e) => e.network?.dest_port,
   DestinationHostname: raw('destination.domain'),
+  Initiated: (e) => {
+    const direction = rawText(e, NETWORK_DIRECTION)?.toLowerCase();
+    if (direction === 'outbound' || direction === 'egress') return 'true';
+    if (direction === 'inbound' || direction === 'ingress') return 'false';
+    return undefined;
+  },
   SourceIp: (e) => e.network?.src_ip,
   SourcePort: (e) => e.network?.src_port,
   Protocol: (e) => e.network?.protocol,
