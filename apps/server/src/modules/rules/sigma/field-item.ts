@@ -187,7 +187,7 @@ export function compileFieldItem(key: string, value: unknown, options: CompileOp
     if (transforms.length > 0) throw new SigmaRefusal(`'${key}' encodes a regular expression, which is not supported`);
     tests = values.map((v) => {
       if (typeof v !== 'string') throw new SigmaRefusal(`'${key}' needs a regular expression as text`);
-      return { test: compileSigmaRegex(v, { i: flags.has('i'), m: flags.has('m'), s: flags.has('s') }), needles: null };
+      return compileSigmaRegex(v, { i: flags.has('i'), m: flags.has('m'), s: flags.has('s') });
     });
     // Regular expressions see the value as it is, in its own case.
     return itemOf(field, tests, all, false, true);

@@ -1,3 +1,4 @@
+import type { Needles } from './needles';
 import { LinearRegex } from './regex-vm';
 import { SigmaRefusal } from './types';
 
@@ -137,7 +138,7 @@ export function backtrackingLimit(risk: RegexRisk): number {
 export function compileSigmaRegex(
   pattern: string,
   flags: { i: boolean; m: boolean; s: boolean },
-): (text: string) => boolean {
+): { test: (text: string) => boolean; needles: Needles } {
   let source = pattern;
   const f = { ...flags };
   // A leading inline flag group applies to the whole pattern; JavaScript has no such syntax.
@@ -172,5 +173,8 @@ export function compileSigmaRegex(
   }
   const linear = new LinearRegex(source, f);
   const limit = backtrackingLimit(regexRisk(source, f.i));
-  return (text) => (text.length <= limit ? regex.test(text) : linear.test(text));
+  return {
+    test: (text) => (text.length <= limit ? regex.test(text) : linear.test(text)),
+    needles: linear.needles,
+  };
 }

@@ -1,3 +1,4 @@
+import { allOf, anyOf, type Needles } from './needles';
 import { SigmaRefusal } from './types';
 
 /*
@@ -13,7 +14,8 @@ type CharTest = (c: number) => boolean;
 type AssertKind = 'bol' | 'eol' | 'word' | 'notword';
 
 type Node =
-  | { t: 'char'; test: CharTest }
+  /** `lit`: the character code of a literal, which the prefilter's needles are made of. */
+  | { t: 'char'; test: CharTest; lit?: number }
   | { t: 'assert'; kind: AssertKind }
   | { t: 'seq'; items: Node[] }
   | { t: 'alt'; items: Node[] }
@@ -165,11 +167,11 @@ class Parser {
         return this.refuse('does not compile: nothing to repeat');
       case '{':
         if (this.braces() !== null) this.refuse('does not compile: nothing to repeat');
-        return { t: 'char', test: this.literal(c.charCodeAt(0)) };
+        return { t: 'char', test: this.literal(c.charCodeAt(0)), lit: c.charCodeAt(0) };
       case '\\':
         return this.escape(false) as Node;
       default:
-        return { t: 'char', test: this.literal(c.charCodeAt(0)) };
+        return { t: 'char', test: this.literal(c.charCodeAt(0)), lit: c.charCodeAt(0) };
     }
   }
 
@@ -213,7 +215,7 @@ class Parser {
     else if (c === 'u') code = hex(4) ?? 117;
     else if (c === 'c' && /[A-Za-z]/.test(s[this.at] ?? '')) code = s.charCodeAt(this.at++) % 32;
     else code = c!.charCodeAt(0);
-    return inClass ? code : { t: 'char', test: this.literal(code) };
+    return inClass ? code : { t: 'char', test: this.literal(code), lit: code };
   }
 
   private charClass(): CharTest {
@@ -311,13 +313,51 @@ function compileNode(node: Node, prog: Inst[], source: string): void {
   }
 }
 
+/**
+ * Texts (lower case) of which one occurs in every text the pattern matches, or null: runs of
+ * literal ASCII characters, the most selective of a sequence's, any of an alternation's.
+ */
+function needlesOf(node: Node): Needles {
+  switch (node.t) {
+    case 'char':
+      return node.lit !== undefined && node.lit < 128 ? [String.fromCharCode(node.lit).toLowerCase()] : null;
+    case 'assert':
+      return null;
+    case 'alt':
+      return anyOf(node.items.map(needlesOf));
+    case 'rep':
+      return node.min >= 1 ? needlesOf(node.node) : null;
+    case 'seq': {
+      const candidates: Needles[] = [];
+      let run = '';
+      const flush = () => {
+        if (run !== '') candidates.push([run]);
+        run = '';
+      };
+      for (const item of node.items) {
+        if (item.t === 'char' && item.lit !== undefined && item.lit < 128)
+          run += String.fromCharCode(item.lit).toLowerCase();
+        else {
+          flush();
+          candidates.push(needlesOf(item));
+        }
+      }
+      flush();
+      return allOf(candidates);
+    }
+  }
+}
+
 /** A compiled pattern that tells, in linear time, whether it occurs in a text. */
 export class LinearRegex {
   private readonly prog: Inst[];
   private readonly multiline: boolean;
+  /** Texts of which one occurs (in lower case) in every text the pattern matches; null when none are known. */
+  readonly needles: Needles;
 
   constructor(source: string, flags: { i: boolean; m: boolean; s: boolean }) {
     const tree = new Parser(source, flags.i, flags.s).parse();
+    this.needles = needlesOf(tree);
     this.prog = [];
     compileNode(tree, this.prog, source);
     this.prog.push({ op: 'match' });

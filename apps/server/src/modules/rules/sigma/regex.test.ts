@@ -75,6 +75,12 @@ describe('the linear automaton', () => {
     expect(t('a.b', 'a\nb', { ...flags, s: true })).toBe(true);
   });
 
+  it('names the literal texts a match must contain', () => {
+    expect(new LinearRegex('\\\\AppData\\\\[^\\\\]+\\.exe', flags).needles).toEqual(['\\appdata\\']);
+    expect(new LinearRegex('(?:invoke-mimikatz|sekurlsa)::', flags).needles).toEqual(['invoke-mimikatz', 'sekurlsa']);
+    expect(new LinearRegex('x?(?:ab)*', flags).needles).toBeNull();
+  });
+
   it('refuses what no automaton can run', () => {
     expect(() => new LinearRegex('(a)\\1', flags)).toThrow('uses a backreference, which is not supported');
     expect(() => new LinearRegex('a(?=b)', flags)).toThrow('uses a lookaround, which is not supported');
@@ -102,7 +108,7 @@ describe('the choice of engine', () => {
       ['cmd.{0,5}(?:/c|/r).+powershell.+(?:\\$\\{?input\\}?|noexit).+"', 'cmd /c '.repeat(30_000), false],
     ];
     for (const [source, value, expected] of cases) {
-      const test = compileSigmaRegex(source, flags);
+      const test = compileSigmaRegex(source, flags).test;
       const start = performance.now();
       expect(test(value), source).toBe(expected);
       expect(performance.now() - start, source).toBeLessThan(2_000);
@@ -122,6 +128,6 @@ describe('the choice of engine', () => {
     expect(refusal('a++')).toMatch(/possessive/);
     expect(refusal('a(?i:b)')).toMatch(/changes flags inside the pattern/);
     expect(refusal('(a')).toMatch(/^regular expression '\(a' does not compile/);
-    expect(compileSigmaRegex('(?P<x>ab)\\Z', flags)('xab')).toBe(true);
+    expect(compileSigmaRegex('(?P<x>ab)\\Z', flags).test('xab')).toBe(true);
   });
 });
