@@ -167,6 +167,12 @@ describe('rule metadata', () => {
     expect(info.license).toBe('DRL-1.1');
   });
 
+  it('quotes the rule in a refusal with its unprintable characters written out', () => {
+    expect(refusal(ruleText('selection:\n    "Image|x\\u2028y": \'a\'\ncondition: selection'))).toBe(
+      "unknown modifier 'x\\u2028y' in field 'Image|x\\u2028y'",
+    );
+  });
+
   it('refuses correlation rules, collections, and logsources Vigil does not receive', () => {
     expect(refusal('title: c\nid: x\ncorrelation:\n    type: event_count')).toBe('correlation rules are not supported');
     expect(refusal(`${text}\n---\n${text}`)).toMatch(/rule collections are not supported/);

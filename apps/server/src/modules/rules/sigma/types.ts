@@ -1,7 +1,12 @@
-/** A rule the engine cannot run, with the reason in a detection engineer's words. */
+import { printable } from '../../../safe-text';
+
+/**
+ * A rule the engine cannot run, with the reason in a detection engineer's words. The reason
+ * quotes the rule's own text (field names, values, patterns), so it is made printable.
+ */
 export class SigmaRefusal extends Error {
   constructor(reason: string) {
-    super(reason);
+    super(printable(reason, 1000));
     this.name = 'SigmaRefusal';
   }
 }
