@@ -78,9 +78,9 @@ describe('vigil rules check', () => {
   });
 
   it('refuses an unknown kind and an empty folder', async () => {
-    expect(await vigil('rules', 'check', 'sigma', dir)).toEqual({
+    expect(await vigil('rules', 'check', 'snort', dir)).toEqual({
       code: 1,
-      output: 'vigil: unknown rule kind "sigma": use suricata or yara',
+      output: 'vigil: unknown rule kind "snort": use suricata, yara or sigma',
     });
     const empty = path.join(dir, 'empty');
     mkdirSync(empty);
