@@ -1,32 +1,17 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../src/cli/main';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
+import { runCliCaptured } from '../src/cli/run-cli-captured';
 
 const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
 let dataDir: string;
 
 /** Runs the command line and captures what it prints. */
 async function vigil(...args: string[]) {
-  const out: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    out.push(String(chunk));
-    return true;
-  };
-  const spies = [
-    vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' '))),
-    vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' '))),
-    vi.spyOn(process.stdout, 'write').mockImplementation(capture),
-    vi.spyOn(process.stderr, 'write').mockImplementation(capture),
-  ];
-  try {
-    const code = await runCli(args);
-    return { code, output: out.join('\n') };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
+  const { code, output } = await runCliCaptured(args);
+  return { code, output };
 }
 
 beforeAll(async () => {

@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../src/cli/main';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
 import { readMaintenance } from '../src/modules/maintenance/maintenance.repository';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database';
+import { runCliCaptured } from '../src/cli/run-cli-captured';
 
 let t: TestDatabase;
 const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
 
 /** Runs the command line against the test database and captures what it prints. */
 async function vigil(...args: string[]) {
-  const out: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-  try {
-    const code = await runCli(args);
-    return { code, output: out.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
+  const { code, output } = await runCliCaptured(args);
+  return { code, output };
 }
 
 /** The embedded database allows one connection: the CLI opens its own, so the test's is closed between uses. */

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from './main';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCliCaptured } from './run-cli-captured';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'vigil-sigma-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,15 +20,8 @@ const rule = (logsource: string, selection: string) =>
   ].join('\n');
 
 async function vigil(...args: string[]) {
-  const out: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-  try {
-    return { code: await runCli(args), output: out };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
+  const { code, lines } = await runCliCaptured(args);
+  return { code, output: lines };
 }
 
 describe('vigil rules check sigma', () => {

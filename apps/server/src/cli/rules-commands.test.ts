@@ -1,26 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from './main';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCliCaptured } from './run-cli-captured';
 
 /** Runs the command line and captures what it prints. */
 async function vigil(...args: string[]) {
-  const out: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out.push(String(chunk));
-    return true;
-  });
-  try {
-    const code = await runCli(args);
-    return { code, output: out.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-    stderr.mockRestore();
-  }
+  const { code, output } = await runCliCaptured(args);
+  return { code, output };
 }
 
 describe('vigil rules check', () => {
