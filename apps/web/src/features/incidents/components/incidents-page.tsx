@@ -68,21 +68,21 @@ export default function IncidentsPage() {
       {
         id: 'id',
         header: t('incidents.list.id'),
-        width: '64px',
+        width: '48px',
         sortField: 'id',
         render: (row) => <span className="vigil-incidents-list__id">#{row.id}</span>,
       },
       {
         id: 'severity',
         header: t('incidents.fields.severity'),
-        width: '124px',
+        width: '116px',
         sortField: 'severity',
         render: (row) => severityPill(row.severity, labels.severity[row.severity]),
       },
       {
         id: 'title',
         header: t('incidents.fields.title'),
-        width: 'minmax(180px, 1fr)',
+        width: 'minmax(160px, 3fr)',
         render: (row) => (
           <span className="vigil-incidents-list__text vigil-incidents-list__title" title={row.title}>
             {row.title}
@@ -92,26 +92,26 @@ export default function IncidentsPage() {
       {
         id: 'status',
         header: t('incidents.fields.status'),
-        width: '118px',
+        width: '112px',
         render: (row) => incidentStatusPill(row.status, labels.incidentStatus[row.status]),
       },
       {
         id: 'sla',
         header: t('incidents.list.sla'),
-        width: '184px',
+        width: 'minmax(130px, 1.2fr)',
         render: (row) => <LiveSla incident={row} />,
       },
       {
         id: 'alerts',
         header: t('incidents.fields.alerts'),
-        width: '72px',
+        width: '64px',
         align: 'end',
         render: (row) => <span className="vigil-incident-mono">{row.alertCount}</span>,
       },
       {
         id: 'assignee',
         header: t('incidents.fields.assignee'),
-        width: '140px',
+        width: 'minmax(80px, 1fr)',
         render: (row) => {
           const user = row.assigneeId === null ? undefined : byId.get(row.assigneeId);
           return user ? (
@@ -124,15 +124,20 @@ export default function IncidentsPage() {
       manyCompanies && {
         id: 'company',
         header: t('incidents.fields.company'),
-        width: '150px',
-        render: (row) => (
-          <span className="vigil-incidents-list__text">{companyNames.get(row.companyId) ?? `#${row.companyId}`}</span>
-        ),
+        width: 'minmax(80px, 1fr)',
+        render: (row) => {
+          const name = companyNames.get(row.companyId) ?? `#${row.companyId}`;
+          return (
+            <span className="vigil-incidents-list__text" title={name}>
+              {name}
+            </span>
+          );
+        },
       },
       {
         id: 'created',
         header: t('incidents.fields.created'),
-        width: '150px',
+        width: '148px',
         sortField: 'created_at',
         render: (row) => <span className="vigil-incident-mono">{formatDate(row.createdAt, 'isoDateTime')}</span>,
       },

@@ -57,7 +57,7 @@ export default function EndpointEventsPage() {
       {
         id: 'host',
         header: t('investigation.endpoint.host'),
-        width: '130px',
+        width: 'minmax(100px, 1fr)',
         render: (row) => {
           const host = endpointEventOf(row).host.name;
           return host ? <Pivot value={host} onPivot={addHost} /> : '—';
@@ -66,7 +66,7 @@ export default function EndpointEventsPage() {
       {
         id: 'user',
         header: t('investigation.endpoint.user'),
-        width: '130px',
+        width: 'minmax(110px, 1fr)',
         render: (row) => {
           const user = endpointEventOf(row).user;
           return user?.name ? <Pivot value={user.name} label={accountLabel(user) ?? ''} onPivot={addUser} /> : '—';
@@ -75,7 +75,7 @@ export default function EndpointEventsPage() {
       {
         id: 'process',
         header: t('investigation.endpoint.process'),
-        width: '150px',
+        width: 'minmax(110px, 1fr)',
         render: (row) => {
           const process = endpointEventOf(row).process;
           return process
@@ -90,7 +90,7 @@ export default function EndpointEventsPage() {
         id: 'action',
         header: t('investigation.endpoint.action'),
         // Named actions ("Попытка соединения", "Connection attempted") are longer than the codes were.
-        width: '190px',
+        width: 'minmax(140px, 1.2fr)',
         render: (row) => {
           const event = endpointEventOf(row).event;
           // A sender's word outside the vocabulary is shown as it came.
@@ -110,8 +110,15 @@ export default function EndpointEventsPage() {
       {
         id: 'summary',
         header: t('investigation.endpoint.details'),
-        width: 'minmax(240px, 1fr)',
-        render: (row) => <span className="vigil-inv-mono">{endpointSummary(endpointEventOf(row)) || '—'}</span>,
+        width: 'minmax(160px, 2fr)',
+        render: (row) => {
+          const summary = endpointSummary(endpointEventOf(row)) || '—';
+          return (
+            <span className="vigil-inv-mono" title={summary}>
+              {summary}
+            </span>
+          );
+        },
       },
       {
         id: 'tree',

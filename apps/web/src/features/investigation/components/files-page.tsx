@@ -38,29 +38,31 @@ export default function FilesPage() {
       {
         id: 'name',
         header: t('investigation.files.name'),
-        width: 'minmax(220px, 1.2fr)',
+        width: 'minmax(200px, 2fr)',
         render: (row) =>
           stackCell(
             row.filename ?? t('investigation.files.unnamed'),
-            <span className="vigil-inv-mono">{row.sha256}</span>,
+            <span className="vigil-inv-mono" title={row.sha256}>
+              {row.sha256}
+            </span>,
           ),
       },
       {
         id: 'verdict',
         header: t('investigation.mail.verdict'),
-        width: '120px',
+        width: '118px',
         render: (row) => <VerdictBadge verdict={row.verdict} />,
       },
       {
         id: 'type',
         header: t('investigation.files.type'),
-        width: '90px',
+        width: '80px',
         render: (row) => row.detectedType ?? <span className="vigil-inv-dim">—</span>,
       },
       {
         id: 'size',
         header: t('investigation.files.size'),
-        width: '96px',
+        width: '88px',
         align: 'end',
         render: (row) =>
           row.size === null ? <span className="vigil-inv-dim">—</span> : formatBytes(row.size, i18n.language),
@@ -68,13 +70,13 @@ export default function FilesPage() {
       {
         id: 'sources',
         header: t('investigation.files.seenIn'),
-        width: '130px',
+        width: 'minmax(100px, 1fr)',
         render: (row) => row.sources.map((source) => t(`investigation.files.sources.${source as 'mail'}`)).join(', '),
       },
       {
         id: 'sightings',
         header: t('investigation.files.sightings'),
-        width: '100px',
+        width: '96px',
         sortField: 'sightings',
         align: 'end',
         render: (row) => row.sightings.toLocaleString(i18n.language),
@@ -82,14 +84,14 @@ export default function FilesPage() {
       {
         id: 'last',
         header: t('investigation.files.lastSeen'),
-        width: '140px',
+        width: '136px',
         sortField: 'last_seen',
         render: (row) => formatDate(row.lastSeen),
       },
       {
         id: 'company',
         header: t('investigation.common.company'),
-        width: '140px',
+        width: 'minmax(100px, 1fr)',
         render: (row) => <span className="vigil-inv-dim">{companyName(row.companyId)}</span>,
       },
     ],

@@ -34,13 +34,13 @@ export default function MailListPage() {
       {
         id: 'verdict',
         header: t('investigation.mail.verdict'),
-        width: '110px',
+        width: '118px',
         render: (row) => <VerdictBadge verdict={row.verdict.verdict} />,
       },
       {
         id: 'from',
         header: t('investigation.mail.from'),
-        width: '190px',
+        width: 'minmax(134px, 1fr)',
         render: (row) => {
           const from = mailMessageOf(row).from;
           return from ? stackCell(from.name ?? from.address, from.name && from.address) : '—';
@@ -49,7 +49,7 @@ export default function MailListPage() {
       {
         id: 'to',
         header: t('investigation.mail.to'),
-        width: '150px',
+        width: 'minmax(104px, 1fr)',
         render: (row) => {
           const message = mailMessageOf(row);
           const all = [...message.to, ...message.cc];
@@ -66,8 +66,11 @@ export default function MailListPage() {
       {
         id: 'subject',
         header: t('investigation.mail.subject'),
-        width: 'minmax(220px, 1fr)',
-        render: (row) => <span>{mailMessageOf(row).subject ?? t('investigation.mail.noSubject')}</span>,
+        width: 'minmax(166px, 2fr)',
+        render: (row) => {
+          const subject = mailMessageOf(row).subject ?? t('investigation.mail.noSubject');
+          return <span title={subject}>{subject}</span>;
+        },
       },
       {
         id: 'attachments',
@@ -86,7 +89,7 @@ export default function MailListPage() {
       {
         id: 'auth',
         header: t('investigation.mail.authentication'),
-        width: '230px',
+        width: '236px',
         render: (row) => {
           const headers = mailMessageOf(row).headers;
           return (

@@ -17,6 +17,12 @@ const protocols = ['TCP', 'UDP', 'ICMP', 'IPv6-ICMP', 'SCTP'];
 const appProtocols = ['dns', 'http', 'tls', 'smtp', 'smb', 'ssh', 'ftp', 'krb5', 'dcerpc', 'rdp'];
 const isPort = (port: number) => Number.isInteger(port) && port >= 0 && port <= 65_535;
 
+/** A flow in one line of text: `10.0.0.1:51514 → 203.0.113.80:443`. */
+function flowText(event: { srcIp: string | null; srcPort: number | null; destIp: string | null; destPort: number | null }) {
+  const end = (ip: string | null, port: number | null) => `${ip ?? '—'}${port === null ? '' : `:${port}`}`;
+  return `${end(event.srcIp, event.srcPort)} → ${end(event.destIp, event.destPort)}`;
+}
+
 /** Investigation → Network: Suricata events with their filters in the URL, a virtualised list and a detail drawer. */
 export default function NetworkPage() {
   const { t, i18n } = useTranslation();
@@ -39,16 +45,21 @@ export default function NetworkPage() {
       {
         id: 'flow',
         header: t('investigation.network.flow'),
-        width: '270px',
+        // Source over destination: each address with its port is whole on its own line.
+        width: 'minmax(200px, 1fr)',
         render: (row) => {
           const event = networkEventOf(row);
           return (
-            <span>
-              {event.srcIp ? <Pivot value={event.srcIp} onPivot={addIp} /> : '—'}
-              {event.srcPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.srcPort}</span>}
-              <span className="vigil-inv-arrow">→</span>
-              {event.destIp ? <Pivot value={event.destIp} onPivot={addIp} /> : '—'}
-              {event.destPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.destPort}</span>}
+            <span className="vigil-cell-stack" title={flowText(event)}>
+              <span>
+                {event.srcIp ? <Pivot value={event.srcIp} onPivot={addIp} /> : '—'}
+                {event.srcPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.srcPort}</span>}
+              </span>
+              <span>
+                <span className="vigil-inv-arrow">→</span>
+                {event.destIp ? <Pivot value={event.destIp} onPivot={addIp} /> : '—'}
+                {event.destPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.destPort}</span>}
+              </span>
             </span>
           );
         },
@@ -56,7 +67,7 @@ export default function NetworkPage() {
       {
         id: 'proto',
         header: t('investigation.network.protoApp'),
-        width: '110px',
+        width: '96px',
         render: (row) => {
           const event = networkEventOf(row);
           return (
@@ -70,7 +81,7 @@ export default function NetworkPage() {
       {
         id: 'summary',
         header: t('investigation.network.summary'),
-        width: 'minmax(250px, 1fr)',
+        width: 'minmax(200px, 2fr)',
         render: (row) => {
           const event = networkEventOf(row);
           const summary = networkSummary(event, i18n.language, networkCodeLabel);
@@ -80,7 +91,7 @@ export default function NetworkPage() {
       {
         id: 'severity',
         header: t('investigation.network.severity'),
-        width: '112px',
+        width: '100px',
         render: (row) => {
           const severity = networkEventOf(row).severity;
           return severity ? severityPill(severity, labels.severity[severity]) : null;
@@ -89,7 +100,7 @@ export default function NetworkPage() {
       {
         id: 'sensor',
         header: t('investigation.network.sensor'),
-        width: '120px',
+        width: 'minmax(90px, 0.6fr)',
         render: (row) => <span className="vigil-inv-dim">{networkEventOf(row).host ?? '—'}</span>,
       },
     ],
