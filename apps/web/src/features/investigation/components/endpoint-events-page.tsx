@@ -11,7 +11,7 @@ import { accountLabel, endpointSummary } from '../lib/summaries';
 import { EndpointEventDrawer, OutcomeBadge } from './endpoint-event-drawer';
 import { EventListPage } from './event-list-page';
 import { ProcessTreeView } from './process-tree-view';
-import { HashFilter, Pivot, TimeRangeFilter, eventTimeColumn } from './shared';
+import { HashFilter, Pivot, eventTimeColumn } from './shared';
 
 type Filters = typeof endpointList.filters;
 
@@ -143,18 +143,6 @@ export default function EndpointEventsPage() {
   );
 
   const fields: FilterField<Filters>[] = [
-    {
-      kind: 'search',
-      name: 'search',
-      label: t('common.search'),
-      placeholder: t('investigation.endpoint.searchPlaceholder'),
-      testId: 'filter-search',
-    },
-    {
-      kind: 'custom',
-      name: 'time',
-      render: () => <TimeRangeFilter from={filters.tsFrom} to={filters.tsTo} onChange={setFilters} />,
-    },
     { kind: 'tags', name: 'hostName', label: t('investigation.endpoint.host'), testId: 'filter-host' },
     { kind: 'tags', name: 'userName', label: t('investigation.endpoint.user') },
     { kind: 'tags', name: 'processName', label: t('investigation.endpoint.process') },
@@ -201,7 +189,6 @@ export default function EndpointEventsPage() {
         />
       ),
     },
-    { kind: 'company', name: 'companyId', label: t('investigation.common.company'), testId: 'filter-company' },
   ];
   const singleHost = filters.hostName?.length === 1 ? filters.hostName[0]! : null;
 
@@ -210,6 +197,8 @@ export default function EndpointEventsPage() {
       section="endpoint"
       model={model}
       columns={columns}
+      search={t('investigation.endpoint.searchPlaceholder')}
+      timeRange
       filters={fields}
       onOpen={setOpen}
       actions={

@@ -100,13 +100,6 @@ export default function FilesPage() {
 
   const fields: FilterField<Filters>[] = [
     {
-      kind: 'search',
-      name: 'search',
-      label: t('common.search'),
-      placeholder: t('investigation.files.searchPlaceholder'),
-      testId: 'filter-search',
-    },
-    {
       kind: 'custom',
       name: 'sha256',
       render: () => (
@@ -141,7 +134,6 @@ export default function FilesPage() {
         { value: 'unknown', label: t('investigation.verdict.unknown') },
       ],
     },
-    { kind: 'company', name: 'companyId', label: t('investigation.common.company'), testId: 'filter-company' },
   ];
 
   return (
@@ -149,6 +141,7 @@ export default function FilesPage() {
       section="files"
       model={model}
       columns={columns}
+      search={t('investigation.files.searchPlaceholder')}
       filters={fields}
       onOpen={(row) => setOpen(row.sha256)}
     >

@@ -9,7 +9,7 @@ import { mailMessageUrl } from '../../triage';
 import { mailList, mailMessageOf, type MailListItem } from '../api/investigation';
 import { EventListPage } from './event-list-page';
 import { AuthPill } from './mail-parts';
-import { TimeRangeFilter, VerdictBadge } from './shared';
+import { VerdictBadge } from './shared';
 
 type Filters = typeof mailList.filters;
 
@@ -20,7 +20,6 @@ const messageUrl = (row: MailListItem) => mailMessageUrl(row.id);
 export default function MailListPage() {
   const { t } = useTranslation();
   const model = useScrolledListPage<MailListItem, Filters>(mailList);
-  const { filters, setFilters } = model.list;
 
   const columns = useMemo<Column<MailListItem>[]>(
     () => [
@@ -112,18 +111,6 @@ export default function MailListPage() {
     options: authResults,
   });
   const fields: FilterField<Filters>[] = [
-    {
-      kind: 'search',
-      name: 'search',
-      label: t('common.search'),
-      placeholder: t('investigation.mail.searchPlaceholder'),
-      testId: 'filter-search',
-    },
-    {
-      kind: 'custom',
-      name: 'time',
-      render: () => <TimeRangeFilter from={filters.tsFrom} to={filters.tsTo} onChange={setFilters} />,
-    },
     authFilter('spf'),
     authFilter('dkim'),
     authFilter('dmarc'),
@@ -137,8 +124,17 @@ export default function MailListPage() {
         { value: false, label: t('investigation.mail.withoutAttachments') },
       ],
     },
-    { kind: 'company', name: 'companyId', label: t('investigation.common.company'), testId: 'filter-company' },
   ];
 
-  return <EventListPage section="mail" model={model} columns={columns} filters={fields} rowHref={messageUrl} />;
+  return (
+    <EventListPage
+      section="mail"
+      model={model}
+      columns={columns}
+      search={t('investigation.mail.searchPlaceholder')}
+      timeRange
+      filters={fields}
+      rowHref={messageUrl}
+    />
+  );
 }

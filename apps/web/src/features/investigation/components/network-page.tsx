@@ -8,7 +8,7 @@ import { networkCodeLabel, networkEventTypes } from '../lib/codes';
 import { networkSummary } from '../lib/summaries';
 import { EventListPage } from './event-list-page';
 import { NetworkEventDrawer } from './network-event-drawer';
-import { EventTypeBadge, HashValue, Pivot, TimeRangeFilter, eventTimeColumn } from './shared';
+import { EventTypeBadge, HashValue, Pivot, eventTimeColumn } from './shared';
 
 type Filters = typeof networkList.filters;
 
@@ -18,7 +18,12 @@ const appProtocols = ['dns', 'http', 'tls', 'smtp', 'smb', 'ssh', 'ftp', 'krb5',
 const isPort = (port: number) => Number.isInteger(port) && port >= 0 && port <= 65_535;
 
 /** A flow in one line of text: `10.0.0.1:51514 → 203.0.113.80:443`. */
-function flowText(event: { srcIp: string | null; srcPort: number | null; destIp: string | null; destPort: number | null }) {
+function flowText(event: {
+  srcIp: string | null;
+  srcPort: number | null;
+  destIp: string | null;
+  destPort: number | null;
+}) {
   const end = (ip: string | null, port: number | null) => `${ip ?? '—'}${port === null ? '' : `:${port}`}`;
   return `${end(event.srcIp, event.srcPort)} → ${end(event.destIp, event.destPort)}`;
 }
@@ -27,7 +32,7 @@ function flowText(event: { srcIp: string | null; srcPort: number | null; destIp:
 export default function NetworkPage() {
   const { t, i18n } = useTranslation();
   const model = useScrolledListPage<StoredEvent, Filters>(networkList);
-  const { filters, setFilters } = model.list;
+  const { setFilters } = model.list;
   const [open, setOpen] = useState<StoredEvent | null>(null);
 
   const addIp = useAddToFilter(model.list, 'ip');
@@ -109,18 +114,6 @@ export default function NetworkPage() {
 
   const fields: FilterField<Filters>[] = [
     {
-      kind: 'search',
-      name: 'search',
-      label: t('common.search'),
-      placeholder: t('investigation.network.searchPlaceholder'),
-      testId: 'filter-search',
-    },
-    {
-      kind: 'custom',
-      name: 'time',
-      render: () => <TimeRangeFilter from={filters.tsFrom} to={filters.tsTo} onChange={setFilters} />,
-    },
-    {
       kind: 'choice',
       name: 'eventType',
       label: t('investigation.network.type'),
@@ -140,7 +133,6 @@ export default function NetworkPage() {
       label: t('investigation.network.severity'),
       options: severities.map((value) => ({ value, label: t(`triage.severity.${value}`) })),
     },
-    { kind: 'company', name: 'companyId', label: t('investigation.common.company'), testId: 'filter-company' },
   ];
   const more: FilterField<Filters>[] = [
     { kind: 'tags', name: 'srcIp', label: t('investigation.network.source'), testId: 'filter-src-ip' },
@@ -179,6 +171,8 @@ export default function NetworkPage() {
       section="network"
       model={model}
       columns={columns}
+      search={t('investigation.network.searchPlaceholder')}
+      timeRange
       filters={fields}
       moreFilters={more}
       onOpen={setOpen}

@@ -9,6 +9,7 @@ import { useSignedInUser } from '../../../lib/session';
 export { DetailSection as Section, KeyValues } from '../../../components/list-page';
 import { filesUrl } from '../../triage';
 import { DateTimeInput } from '../../../lib/dates/date-time-field';
+import type { Field } from '../../../components/event-drawer';
 import type { Column } from '../../../components/list';
 import type { StoredEvent } from '../api/investigation';
 import { networkCodeLabel } from '../lib/codes';
@@ -149,6 +150,25 @@ export function HashValue({ value, link = true }: { value: string; link?: boolea
     </Group>
   );
 }
+
+interface Hashes {
+  sha256: string | null;
+  sha1: string | null;
+  md5: string | null;
+}
+
+/** A file's hashes as drawer fields, strongest first; the SHA-256 links to the files page unless `link` is false. */
+export function hashFields(hash: Hashes, link = true): Field[] {
+  return [
+    ['SHA-256', hash.sha256 ? <HashValue value={hash.sha256} link={link} /> : null],
+    ['SHA-1', hash.sha1 ? <HashValue value={hash.sha1} link={false} /> : null],
+    ['MD5', hash.md5 ? <HashValue value={hash.md5} link={false} /> : null],
+  ];
+}
+
+/** A value set in the monospace face; nothing when there is none. */
+export const mono = (value: string | null | undefined) =>
+  value ? <span className="vigil-inv-mono">{value}</span> : null;
 
 const presets = [
   ['last15m', 15 * 60_000],
