@@ -242,34 +242,27 @@ function HeaderCellView<Row>({
   ordering: string | undefined;
   onSort: ((field: string) => void) | undefined;
 }) {
-  if (!column.sortField || !onSort || ordering === undefined) {
-    return (
-      <div
-        role="columnheader"
-        className="vigil-vtable__cell vigil-vtable__head-cell"
-        data-align={column.align}
-        title={typeof column.header === 'string' ? column.header : undefined}
-      >
-        {column.header}
-      </div>
-    );
-  }
-  const current = orderingField(ordering);
-  const active = current.field === column.sortField;
-  const Icon = !active ? IconArrowsSort : current.descending ? IconArrowDown : IconArrowUp;
-  const field = column.sortField;
+  const field = onSort && ordering !== undefined ? column.sortField : undefined;
+  const current = field === undefined ? undefined : orderingField(ordering!);
+  const active = current?.field === field;
+  const Icon = !active ? IconArrowsSort : current?.descending ? IconArrowDown : IconArrowUp;
   return (
     <div
       role="columnheader"
       className="vigil-vtable__cell vigil-vtable__head-cell"
       data-align={column.align}
+      // A header cut by a narrow column is read whole in its tooltip.
       title={typeof column.header === 'string' ? column.header : undefined}
-      aria-sort={active ? (current.descending ? 'descending' : 'ascending') : 'none'}
+      aria-sort={field === undefined ? undefined : active ? (current?.descending ? 'descending' : 'ascending') : 'none'}
     >
-      <UnstyledButton className="vigil-table__sort" onClick={() => onSort(field)} data-active={active}>
-        <span>{column.header}</span>
-        <Icon size={14} stroke={1.8} />
-      </UnstyledButton>
+      {field === undefined ? (
+        column.header
+      ) : (
+        <UnstyledButton className="vigil-table__sort" onClick={() => onSort?.(field)} data-active={active}>
+          <span>{column.header}</span>
+          <Icon size={14} stroke={1.8} />
+        </UnstyledButton>
+      )}
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { useEndpointEvent, type EndpointEventView, type StoredEvent } from '../a
 import { endpointActionLabel, endpointCategoryLabel } from '../lib/codes';
 import { actionLabel } from '../lib/actions';
 import { accountLabel } from '../lib/summaries';
-import { CodeName, Pivot, hashFields, mono, useCompanyName, useEventDetail } from './shared';
+import { CodeName, Pivot, hashFields, type EventDrawerProps, mono, useCompanyName, useEventDetail } from './shared';
 
 const number = (value: number | null) => (value === null ? null : String(value));
 
@@ -16,17 +16,14 @@ export function EndpointEventDrawer({
   onClose,
   onFilter,
   onProcessTree,
-}: {
-  row: StoredEvent | null;
-  onClose: () => void;
-  onFilter: (filter: { hostName?: string; userName?: string }) => void;
-  onProcessTree: (row: StoredEvent) => void;
-}) {
+}: EventDrawerProps<{ hostName?: string; userName?: string }> & { onProcessTree: (row: StoredEvent) => void }) {
   const { t } = useTranslation();
-  const { event, drawer } = useEventDetail<EndpointEventView>(row, useEndpointEvent(row?.id ?? null, row?.ts));
+  const { event, drawer } = useEventDetail<EndpointEventView>(row, useEndpointEvent(row?.id ?? null, row?.ts), {
+    onClose,
+    testId: 'endpoint-drawer',
+  });
   const companyName = useCompanyName();
-  if (!row || !event)
-    return <EventDrawer {...drawer} onClose={onClose} heading={null} sections={null} testId="endpoint-drawer" />;
+  if (!row || !event) return <EventDrawer {...drawer} heading={null} sections={null} />;
 
   const { process, targetProcess, file, network, registry, dns } = event;
   const eventData = Object.entries(event.eventData ?? {});
@@ -164,14 +161,12 @@ export function EndpointEventDrawer({
   return (
     <EventDrawer
       {...drawer}
-      onClose={onClose}
       heading={{
         title:
           actionLabel(t, event.event.action) ?? event.event.shipperAction ?? t('investigation.endpoint.drawerTitle'),
         after: event.event.outcome && <OutcomeBadge outcome={event.event.outcome} />,
       }}
       sections={sections}
-      testId="endpoint-drawer"
     />
   );
 }

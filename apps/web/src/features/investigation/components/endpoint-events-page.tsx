@@ -197,8 +197,6 @@ export default function EndpointEventsPage() {
       section="endpoint"
       model={model}
       columns={columns}
-      search={t('investigation.endpoint.searchPlaceholder')}
-      timeRange
       filters={fields}
       onOpen={setOpen}
       actions={

@@ -26,8 +26,6 @@ export function EventListPage<Row, D extends EventFilters>({
   section,
   model,
   columns,
-  search,
-  timeRange = false,
   filters,
   moreFilters,
   actions,
@@ -38,11 +36,10 @@ export function EventListPage<Row, D extends EventFilters>({
   section: EventSection;
   model: ListPageModel<Row, D>;
   columns: readonly Column<Row>[];
-  /** The search box's placeholder (it comes first). */
-  search: string;
-  /** A time range (`tsFrom`, `tsTo`) after the search box. */
-  timeRange?: boolean;
-  /** The page's own filters, between those and the company (which comes last). */
+  /**
+   * The page's own filters. The search box (its placeholder `investigation.<section>.searchPlaceholder`)
+   * comes first, then the time range when the list has one (`tsFrom`, `tsTo`); the company comes last.
+   */
   filters: readonly FilterField<D>[];
   moreFilters?: readonly FilterField<D>[];
   actions?: ReactNode;
@@ -58,8 +55,15 @@ export function EventListPage<Row, D extends EventFilters>({
   const name = (key: 'search' | 'companyId') => key as Extract<keyof D, string>;
   // The list's time range, where it has one (`timeRange`).
   const range = model.list.filters as TimeRange;
+  const timeRange = 'tsFrom' in model.definition.filters;
   const fields: FilterField<D>[] = [
-    { kind: 'search', name: name('search'), label: t('common.search'), placeholder: search, testId: 'filter-search' },
+    {
+      kind: 'search',
+      name: name('search'),
+      label: t('common.search'),
+      placeholder: t(`investigation.${section}.searchPlaceholder`),
+      testId: 'filter-search',
+    },
     ...(timeRange
       ? [
           {

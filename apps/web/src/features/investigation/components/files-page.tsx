@@ -141,7 +141,6 @@ export default function FilesPage() {
       section="files"
       model={model}
       columns={columns}
-      search={t('investigation.files.searchPlaceholder')}
       filters={fields}
       onOpen={(row) => setOpen(row.sha256)}
     >

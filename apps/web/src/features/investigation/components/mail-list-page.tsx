@@ -126,15 +126,5 @@ export default function MailListPage() {
     },
   ];
 
-  return (
-    <EventListPage
-      section="mail"
-      model={model}
-      columns={columns}
-      search={t('investigation.mail.searchPlaceholder')}
-      timeRange
-      filters={fields}
-      rowHref={messageUrl}
-    />
-  );
+  return <EventListPage section="mail" model={model} columns={columns} filters={fields} rowHref={messageUrl} />;
 }

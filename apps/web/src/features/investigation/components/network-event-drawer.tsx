@@ -4,25 +4,23 @@ import { useTranslation } from 'react-i18next';
 import { EventDrawer, type EventSection } from '../../../components/event-drawer';
 import { formatDate } from '../../../lib/dates';
 import { SeverityBadge, ruleMetadataItems } from '../../triage';
-import { useNetworkEvent, type NetworkEventView, type StoredEvent } from '../api/investigation';
+import { useNetworkEvent, type NetworkEventView } from '../api/investigation';
 import { networkCodeLabel, type NetworkCodeKind } from '../lib/codes';
 import { formatBytes } from '../lib/summaries';
 import { DhcpSection, SmtpSection, SshSection, certificateValidity, tcpFlagsItems } from './network-protocol-sections';
-import { EventTypeBadge, Pivot, hashFields, useCompanyName, useEventDetail } from './shared';
+import { EventTypeBadge, Pivot, hashFields, type EventDrawerProps, useCompanyName, useEventDetail } from './shared';
 
 /** The sections of one network event: the flow, then what its type carries, then the record as it arrived. */
 export function NetworkEventDrawer({
   row,
   onClose,
   onFilter,
-}: {
-  row: StoredEvent | null;
-  onClose: () => void;
-  /** Filters the list by a value (closes the drawer). */
-  onFilter: (filter: { ip?: string; communityId?: string }) => void;
-}) {
+}: EventDrawerProps<{ ip?: string; communityId?: string }>) {
   const { t, i18n } = useTranslation();
-  const { event, drawer } = useEventDetail<NetworkEventView>(row, useNetworkEvent(row?.id ?? null, row?.ts));
+  const { event, drawer } = useEventDetail<NetworkEventView>(row, useNetworkEvent(row?.id ?? null, row?.ts), {
+    onClose,
+    testId: 'network-drawer',
+  });
   const companyName = useCompanyName();
   const ip = (value: string | null) => (value ? <Pivot value={value} onPivot={(v) => onFilter({ ip: v })} /> : null);
   const bytes = (value: number | null) => (value === null ? null : formatBytes(value, i18n.language));
@@ -31,8 +29,7 @@ export function NetworkEventDrawer({
     value === null || value === undefined ? null : t(value ? 'investigation.common.yes' : 'investigation.common.no');
   const join = (values: readonly string[] | undefined) => (values && values.length > 0 ? values.join(', ') : null);
 
-  if (!row || !event)
-    return <EventDrawer {...drawer} onClose={onClose} heading={null} sections={null} testId="network-drawer" />;
+  if (!row || !event) return <EventDrawer {...drawer} heading={null} sections={null} />;
   const traffic = (bytesCount: number | null, packets: number | null) =>
     `${bytes(bytesCount) ?? '—'} · ${packets ?? '—'} ${t('investigation.network.packets')}`;
   const sections: EventSection[] = [
@@ -169,14 +166,12 @@ export function NetworkEventDrawer({
   return (
     <EventDrawer
       {...drawer}
-      onClose={onClose}
       heading={{
         before: <EventTypeBadge type={event.eventType} />,
         title: t('investigation.network.drawerTitle'),
         after: event.severity && <SeverityBadge severity={event.severity} />,
       }}
       sections={sections}
-      testId="network-drawer"
     />
   );
 }

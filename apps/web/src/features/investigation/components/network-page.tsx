@@ -171,8 +171,6 @@ export default function NetworkPage() {
       section="network"
       model={model}
       columns={columns}
-      search={t('investigation.network.searchPlaceholder')}
-      timeRange
       filters={fields}
       moreFilters={more}
       onOpen={setOpen}

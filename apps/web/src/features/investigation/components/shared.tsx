@@ -1,5 +1,5 @@
-import { ActionIcon, CopyButton, Group, Menu, Button, TextInput, Tooltip } from '@mantine/core';
-import { IconCalendarTime, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Group, Menu, Button, TextInput, Tooltip } from '@mantine/core';
+import { IconCalendarTime } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -10,6 +10,7 @@ export { DetailSection as Section, KeyValues } from '../../../components/list-pa
 import { filesUrl } from '../../triage';
 import { DateTimeInput } from '../../../lib/dates/date-time-field';
 import type { Field } from '../../../components/event-drawer';
+import { CopyAction } from '../../../components/ui/copy-field';
 import type { Column } from '../../../components/list';
 import type { StoredEvent } from '../api/investigation';
 import { networkCodeLabel } from '../lib/codes';
@@ -113,7 +114,6 @@ function PivotHint({ value, target }: { value: string; target: RefObject<HTMLBut
 
 /** A hash shown in monospace with a copy button; a SHA-256 links to the files page. */
 export function HashValue({ value, link = true }: { value: string; link?: boolean }) {
-  const { t } = useTranslation();
   const isSha256 = /^[0-9a-f]{64}$/i.test(value);
   return (
     <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
@@ -131,22 +131,7 @@ export function HashValue({ value, link = true }: { value: string; link?: boolea
           {value}
         </span>
       )}
-      <CopyButton value={value} timeout={1500}>
-        {({ copied, copy }) => (
-          <ActionIcon
-            size="sm"
-            variant="subtle"
-            color={copied ? 'teal' : 'gray'}
-            aria-label={t('common.copy')}
-            onClick={(event) => {
-              event.stopPropagation();
-              copy();
-            }}
-          >
-            {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-          </ActionIcon>
-        )}
-      </CopyButton>
+      <CopyAction value={value} size="sm" />
     </Group>
   );
 }
@@ -273,18 +258,27 @@ export function useCompanyName(): (id: number) => string {
   return (id) => me.companies.find((company) => company.id === id)?.name ?? `#${id}`;
 }
 
+/** What an event list gives its drawer: the open row (null: closed), and how to filter the list by a value (closing it). */
+export interface EventDrawerProps<Filter> {
+  row: StoredEvent | null;
+  onClose: () => void;
+  onFilter: (filter: Filter) => void;
+}
+
 /**
  * What an event's drawer takes from the event's detail read: the event (the list's copy until the
- * detail is there) and the drawer's state with the raw record.
+ * detail is there) and the drawer's state with the raw record, its closing and its test id.
  */
 export function useEventDetail<View>(
   row: StoredEvent | null,
   detail: { isLoading: boolean; error: unknown; data?: { event: unknown; raw: unknown } },
+  drawer: { onClose: () => void; testId: string },
 ) {
   const { t } = useTranslation();
   return {
     event: (detail.data?.event ?? row?.event) as View | undefined,
     drawer: {
+      ...drawer,
       opened: row !== null,
       raw: { isLoading: detail.isLoading, error: detail.error, raw: detail.data?.raw },
       rawTitle: t('investigation.common.raw'),
