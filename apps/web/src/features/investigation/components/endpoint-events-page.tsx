@@ -11,7 +11,7 @@ import { accountLabel, endpointSummary } from '../lib/summaries';
 import { EndpointEventDrawer, OutcomeBadge } from './endpoint-event-drawer';
 import { EventListPage } from './event-list-page';
 import { ProcessTreeView } from './process-tree-view';
-import { HashFilter, Pivot, eventTimeColumn } from './shared';
+import { Pivot, hashFilterField, eventTimeColumn } from './shared';
 
 type Filters = typeof endpointList.filters;
 
@@ -44,7 +44,7 @@ function aroundEvent(row: StoredEvent): TreeTarget {
 export default function EndpointEventsPage() {
   const { t } = useTranslation();
   const model = useScrolledListPage<StoredEvent, Filters>(endpointList);
-  const { filters, setFilters } = model.list;
+  const { filters } = model.list;
   const [open, setOpen] = useState<StoredEvent | null>(null);
   const [tree, setTree] = useState<TreeTarget | null>(null);
 
@@ -178,17 +178,7 @@ export default function EndpointEventsPage() {
       options: integrityLevels,
     },
     { kind: 'tags', name: 'logonId', label: t('investigation.endpoint.logonId'), placeholder: '0x3e7' },
-    {
-      kind: 'custom',
-      name: 'hash',
-      render: () => (
-        <HashFilter
-          label={t('investigation.endpoint.hash')}
-          value={filters.hash}
-          onChange={(hash) => setFilters({ hash })}
-        />
-      ),
-    },
+    hashFilterField('hash', t('investigation.endpoint.hash'), model.list),
   ];
   const singleHost = filters.hostName?.length === 1 ? filters.hostName[0]! : null;
 

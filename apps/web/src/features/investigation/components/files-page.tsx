@@ -8,7 +8,7 @@ import { fileApiFilters, fileList, type WarehouseHash } from '../api/investigati
 import { formatBytes } from '../lib/summaries';
 import { EventListPage } from './event-list-page';
 import { FileDrawer } from './file-drawer';
-import { HashFilter, useCompanyName, VerdictBadge } from './shared';
+import { hashFilterField, segmentsField, useCompanyName, VerdictBadge } from './shared';
 
 type Filters = typeof fileList.filters;
 
@@ -18,7 +18,7 @@ const sources = ['mail', 'network', 'endpoint'] as const;
 export default function FilesPage() {
   const { t, i18n } = useTranslation();
   const model = useScrolledListPage<WarehouseHash, Filters>(fileList, { toApi: fileApiFilters });
-  const { filters, setFilters } = model.list;
+  const { filters } = model.list;
   const [open, setOpen] = useState<string | null>(null);
   const companyName = useCompanyName();
 
@@ -99,18 +99,7 @@ export default function FilesPage() {
   );
 
   const fields: FilterField<Filters>[] = [
-    {
-      kind: 'custom',
-      name: 'sha256',
-      render: () => (
-        <HashFilter
-          label={t('investigation.files.hash')}
-          value={filters.sha256}
-          onChange={(sha256) => setFilters({ sha256 })}
-          testId="filter-hash"
-        />
-      ),
-    },
+    hashFilterField('sha256', t('investigation.files.hash'), model.list, 'filter-hash'),
     {
       kind: 'choice',
       name: 'detectedType',
@@ -124,16 +113,10 @@ export default function FilesPage() {
       label: t('investigation.files.seenIn'),
       options: sources.map((value) => ({ value, label: t(`investigation.files.sources.${value}`) })),
     },
-    {
-      kind: 'segmented',
-      name: 'verdict',
-      label: t('investigation.mail.verdict'),
-      options: [
-        { value: undefined, label: t('common.any') },
-        { value: 'malicious', label: t('investigation.verdict.malicious') },
-        { value: 'unknown', label: t('investigation.verdict.unknown') },
-      ],
-    },
+    segmentsField('verdict', t('investigation.mail.verdict'), t('common.any'), [
+      ['malicious', t('investigation.verdict.malicious')],
+      ['unknown', t('investigation.verdict.unknown')],
+    ]),
   ];
 
   return (

@@ -9,7 +9,7 @@ import { mailMessageUrl } from '../../triage';
 import { mailList, mailMessageOf, type MailListItem } from '../api/investigation';
 import { EventListPage } from './event-list-page';
 import { AuthPill } from './mail-parts';
-import { VerdictBadge } from './shared';
+import { VerdictBadge, segmentsField } from './shared';
 
 type Filters = typeof mailList.filters;
 
@@ -114,16 +114,10 @@ export default function MailListPage() {
     authFilter('spf'),
     authFilter('dkim'),
     authFilter('dmarc'),
-    {
-      kind: 'segmented',
-      name: 'hasAttachments',
-      label: t('investigation.mail.attachments'),
-      options: [
-        { value: undefined, label: t('common.any') },
-        { value: true, label: t('investigation.mail.withAttachments') },
-        { value: false, label: t('investigation.mail.withoutAttachments') },
-      ],
-    },
+    segmentsField('hasAttachments', t('investigation.mail.attachments'), t('common.any'), [
+      [true, t('investigation.mail.withAttachments')],
+      [false, t('investigation.mail.withoutAttachments')],
+    ]),
   ];
 
   return <EventListPage section="mail" model={model} columns={columns} filters={fields} rowHref={messageUrl} />;

@@ -8,7 +8,7 @@ import { networkCodeLabel, networkEventTypes } from '../lib/codes';
 import { networkSummary } from '../lib/summaries';
 import { EventListPage } from './event-list-page';
 import { NetworkEventDrawer } from './network-event-drawer';
-import { EventTypeBadge, HashValue, Pivot, eventTimeColumn } from './shared';
+import { EventTypeBadge, HashValue, Pivot, eventTimeColumn, segmentsField } from './shared';
 
 type Filters = typeof networkList.filters;
 
@@ -154,16 +154,10 @@ export default function NetworkPage() {
     { kind: 'tags', name: 'dhcpAssignedIp', label: t('investigation.network.assignedIp') },
     { kind: 'search', name: 'smtpAddress', label: t('investigation.network.smtpAddress') },
     { kind: 'search', name: 'tlsSerial', label: t('investigation.network.serial') },
-    {
-      kind: 'segmented',
-      name: 'fileStored',
-      label: t('investigation.network.fileStored'),
-      options: [
-        { value: undefined, label: t('common.any') },
-        { value: true, label: t('investigation.network.storedYes') },
-        { value: false, label: t('investigation.network.storedNo') },
-      ],
-    },
+    segmentsField('fileStored', t('investigation.network.fileStored'), t('common.any'), [
+      [true, t('investigation.network.storedYes')],
+      [false, t('investigation.network.storedNo')],
+    ]),
   ];
 
   return (

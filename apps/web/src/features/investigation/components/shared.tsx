@@ -12,6 +12,8 @@ import { DateTimeInput } from '../../../lib/dates/date-time-field';
 import type { Field } from '../../../components/event-drawer';
 import { CopyAction } from '../../../components/ui/copy-field';
 import type { Column } from '../../../components/list';
+import type { FilterField } from '../../../components/list-page';
+import type { FilterKind, FiltersOf, ListState } from '../../../lib/list';
 import type { StoredEvent } from '../api/investigation';
 import { networkCodeLabel } from '../lib/codes';
 
@@ -250,6 +252,38 @@ export function HashFilter({
       data-testid={testId}
     />
   );
+}
+
+/** A hash box as a field of a list's filter bar, bound to the filter `name`. */
+export function hashFilterField<D extends Record<string, FilterKind>>(
+  name: Extract<keyof D, string>,
+  label: string,
+  list: Pick<ListState<D>, 'filters' | 'setFilters'>,
+  testId?: string,
+): FilterField<D> {
+  return {
+    kind: 'custom',
+    name,
+    render: () => (
+      <HashFilter
+        label={label}
+        value={list.filters[name] as string | undefined}
+        onChange={(hash) => list.setFilters({ [name]: hash } as FiltersOf<D>)}
+        testId={testId}
+      />
+    ),
+  };
+}
+
+/** A filter of a few values side by side, "any" (no filter) first; each value with its name. */
+export function segmentsField<D extends Record<string, FilterKind>>(
+  name: Extract<keyof D, string>,
+  label: string,
+  any: string,
+  values: readonly [value: string | boolean, label: string][],
+): FilterField<D> {
+  const options = [{ value: undefined, label: any }, ...values.map(([value, text]) => ({ value, label: text }))];
+  return { kind: 'segmented', name, label, options };
 }
 
 /** The name of a company the user sees. */
