@@ -11,11 +11,12 @@ import { accountLabel, endpointSummary } from '../lib/summaries';
 import { EndpointEventDrawer, OutcomeBadge } from './endpoint-event-drawer';
 import { EventListPage } from './event-list-page';
 import { ProcessTreeView } from './process-tree-view';
-import { Pivot, hashFilterField, eventTimeColumn } from './shared';
+import { Pivot, eventColumns, hashFilterField, eventTimeColumn } from './shared';
 
 type Filters = typeof endpointList.filters;
 
 const HOUR = 3_600_000;
+const column = eventColumns(endpointEventOf);
 /** Integrity levels as Windows names them, lowest first. */
 const integrityLevels = ['Untrusted', 'Low', 'Medium', 'MediumPlus', 'High', 'System', 'Protected'];
 
@@ -54,90 +55,53 @@ export default function EndpointEventsPage() {
   const columns = useMemo<Column<StoredEvent>[]>(
     () => [
       eventTimeColumn(t('investigation.common.time')),
-      {
-        id: 'host',
-        header: t('investigation.endpoint.host'),
-        width: 'minmax(100px, 1fr)',
-        render: (row) => {
-          const host = endpointEventOf(row).host.name;
-          return host ? <Pivot value={host} onPivot={addHost} /> : '—';
-        },
-      },
-      {
-        id: 'user',
-        header: t('investigation.endpoint.user'),
-        width: 'minmax(110px, 1fr)',
-        render: (row) => {
-          const user = endpointEventOf(row).user;
-          return user?.name ? <Pivot value={user.name} label={accountLabel(user) ?? ''} onPivot={addUser} /> : '—';
-        },
-      },
-      {
-        id: 'process',
-        header: t('investigation.endpoint.process'),
-        width: 'minmax(110px, 1fr)',
-        render: (row) => {
-          const process = endpointEventOf(row).process;
-          return process
-            ? stackCell(
-                process.name ?? '—',
-                process.pid !== null && <span className="vigil-inv-mono">PID {process.pid}</span>,
-              )
-            : '—';
-        },
-      },
-      {
-        id: 'action',
-        header: t('investigation.endpoint.action'),
-        // Named actions ("Попытка соединения", "Connection attempted") are longer than the codes were.
-        width: 'minmax(140px, 1.2fr)',
-        render: (row) => {
-          const event = endpointEventOf(row).event;
-          // A sender's word outside the vocabulary is shown as it came.
-          const action = actionLabel(t, event.action) ?? event.shipperAction ?? event.code ?? '—';
-          return stackCell(action, event.category.map(endpointCategoryLabel).join(', '));
-        },
-      },
-      {
-        id: 'outcome',
-        header: t('investigation.endpoint.outcome'),
-        width: '96px',
-        render: (row) => {
-          const outcome = endpointEventOf(row).event.outcome;
-          return outcome ? <OutcomeBadge outcome={outcome} /> : null;
-        },
-      },
-      {
-        id: 'summary',
-        header: t('investigation.endpoint.details'),
-        width: 'minmax(160px, 2fr)',
-        render: (row) => {
-          const summary = endpointSummary(endpointEventOf(row)) || '—';
-          return (
-            <span className="vigil-inv-mono" title={summary}>
-              {summary}
-            </span>
-          );
-        },
-      },
-      {
-        id: 'tree',
-        header: '',
-        width: '48px',
-        render: (row) =>
-          endpointEventOf(row).host.name ? (
-            <Tooltip label={t('investigation.endpoint.showTree')} withArrow>
-              <ActionIcon
-                variant="subtle"
-                aria-label={t('investigation.endpoint.showTree')}
-                onClick={() => setTree(aroundEvent(row))}
-                data-testid="row-process-tree"
-              >
-                <IconBinaryTree size={16} />
-              </ActionIcon>
-            </Tooltip>
-          ) : null,
-      },
+      column('host', t('investigation.endpoint.host'), 'minmax(100px, 1fr)', ({ host }) =>
+        host.name ? <Pivot value={host.name} onPivot={addHost} /> : '—',
+      ),
+      column('user', t('investigation.endpoint.user'), 'minmax(110px, 1fr)', ({ user }) =>
+        user?.name ? <Pivot value={user.name} label={accountLabel(user) ?? ''} onPivot={addUser} /> : '—',
+      ),
+      column('process', t('investigation.endpoint.process'), 'minmax(110px, 1fr)', ({ process }) =>
+        process
+          ? stackCell(
+              process.name ?? '—',
+              process.pid !== null && <span className="vigil-inv-mono">PID {process.pid}</span>,
+            )
+          : '—',
+      ),
+      // Named actions ("Попытка соединения", "Connection attempted") are longer than the codes were.
+      column('action', t('investigation.endpoint.action'), 'minmax(140px, 1.2fr)', ({ event }) =>
+        // A sender's word outside the vocabulary is shown as it came.
+        stackCell(
+          actionLabel(t, event.action) ?? event.shipperAction ?? event.code ?? '—',
+          event.category.map(endpointCategoryLabel).join(', '),
+        ),
+      ),
+      column('outcome', t('investigation.endpoint.outcome'), '96px', ({ event }) =>
+        event.outcome ? <OutcomeBadge outcome={event.outcome} /> : null,
+      ),
+      column('summary', t('investigation.endpoint.details'), 'minmax(160px, 2fr)', (event) => {
+        const summary = endpointSummary(event) || '—';
+        return (
+          <span className="vigil-inv-mono" title={summary}>
+            {summary}
+          </span>
+        );
+      }),
+      column('tree', '', '48px', (event, row) =>
+        event.host.name ? (
+          <Tooltip label={t('investigation.endpoint.showTree')} withArrow>
+            <ActionIcon
+              variant="subtle"
+              aria-label={t('investigation.endpoint.showTree')}
+              onClick={() => setTree(aroundEvent(row))}
+              data-testid="row-process-tree"
+            >
+              <IconBinaryTree size={16} />
+            </ActionIcon>
+          </Tooltip>
+        ) : null,
+      ),
     ],
     [t, addHost, addUser],
   );

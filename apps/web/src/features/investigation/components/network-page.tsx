@@ -8,13 +8,14 @@ import { networkCodeLabel, networkEventTypes } from '../lib/codes';
 import { networkSummary } from '../lib/summaries';
 import { EventListPage } from './event-list-page';
 import { NetworkEventDrawer } from './network-event-drawer';
-import { EventTypeBadge, HashValue, Pivot, eventTimeColumn, segmentsField } from './shared';
+import { EventTypeBadge, HashValue, Pivot, eventColumns, eventTimeColumn, segmentsField } from './shared';
 
 type Filters = typeof networkList.filters;
 
 const severities = ['critical', 'high', 'medium', 'low', 'info'] as const;
 const protocols = ['TCP', 'UDP', 'ICMP', 'IPv6-ICMP', 'SCTP'];
 const appProtocols = ['dns', 'http', 'tls', 'smtp', 'smb', 'ssh', 'ftp', 'krb5', 'dcerpc', 'rdp'];
+const column = eventColumns(networkEventOf);
 const isPort = (port: number) => Number.isInteger(port) && port >= 0 && port <= 65_535;
 
 /** A flow in one line of text: `10.0.0.1:51514 → 203.0.113.80:443`. */
@@ -41,73 +42,37 @@ export default function NetworkPage() {
   const columns = useMemo<Column<StoredEvent>[]>(
     () => [
       eventTimeColumn(t('investigation.common.time')),
-      {
-        id: 'type',
-        header: t('investigation.network.type'),
-        width: '88px',
-        render: (row) => <EventTypeBadge type={networkEventOf(row).eventType} />,
-      },
-      {
-        id: 'flow',
-        header: t('investigation.network.flow'),
-        // Source over destination: each address with its port is whole on its own line.
-        width: 'minmax(200px, 1fr)',
-        render: (row) => {
-          const event = networkEventOf(row);
-          return (
-            <span className="vigil-cell-stack" title={flowText(event)}>
-              <span>
-                {event.srcIp ? <Pivot value={event.srcIp} onPivot={addIp} /> : '—'}
-                {event.srcPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.srcPort}</span>}
-              </span>
-              <span>
-                <span className="vigil-inv-arrow">→</span>
-                {event.destIp ? <Pivot value={event.destIp} onPivot={addIp} /> : '—'}
-                {event.destPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.destPort}</span>}
-              </span>
-            </span>
-          );
-        },
-      },
-      {
-        id: 'proto',
-        header: t('investigation.network.protoApp'),
-        width: '96px',
-        render: (row) => {
-          const event = networkEventOf(row);
-          return (
-            <span>
-              {event.proto ?? '—'}
-              {event.appProto && <span className="vigil-inv-dim"> / {event.appProto}</span>}
-            </span>
-          );
-        },
-      },
-      {
-        id: 'summary',
-        header: t('investigation.network.summary'),
-        width: 'minmax(200px, 2fr)',
-        render: (row) => {
-          const event = networkEventOf(row);
-          const summary = networkSummary(event, i18n.language, networkCodeLabel);
-          return stackCell(summary.main || '—', summary.sha256 ? <HashValue value={summary.sha256} /> : summary.detail);
-        },
-      },
-      {
-        id: 'severity',
-        header: t('investigation.network.severity'),
-        width: '100px',
-        render: (row) => {
-          const severity = networkEventOf(row).severity;
-          return severity ? severityPill(severity, labels.severity[severity]) : null;
-        },
-      },
-      {
-        id: 'sensor',
-        header: t('investigation.network.sensor'),
-        width: 'minmax(90px, 0.6fr)',
-        render: (row) => <span className="vigil-inv-dim">{networkEventOf(row).host ?? '—'}</span>,
-      },
+      column('type', t('investigation.network.type'), '88px', (event) => <EventTypeBadge type={event.eventType} />),
+      // Source over destination: each address with its port is whole on its own line.
+      column('flow', t('investigation.network.flow'), 'minmax(200px, 1fr)', (event) => (
+        <span className="vigil-cell-stack" title={flowText(event)}>
+          <span>
+            {event.srcIp ? <Pivot value={event.srcIp} onPivot={addIp} /> : '—'}
+            {event.srcPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.srcPort}</span>}
+          </span>
+          <span>
+            <span className="vigil-inv-arrow">→</span>
+            {event.destIp ? <Pivot value={event.destIp} onPivot={addIp} /> : '—'}
+            {event.destPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.destPort}</span>}
+          </span>
+        </span>
+      )),
+      column('proto', t('investigation.network.protoApp'), '96px', (event) => (
+        <span>
+          {event.proto ?? '—'}
+          {event.appProto && <span className="vigil-inv-dim"> / {event.appProto}</span>}
+        </span>
+      )),
+      column('summary', t('investigation.network.summary'), 'minmax(200px, 2fr)', (event) => {
+        const summary = networkSummary(event, i18n.language, networkCodeLabel);
+        return stackCell(summary.main || '—', summary.sha256 ? <HashValue value={summary.sha256} /> : summary.detail);
+      }),
+      column('severity', t('investigation.network.severity'), '100px', ({ severity }) =>
+        severity ? severityPill(severity, labels.severity[severity]) : null,
+      ),
+      column('sensor', t('investigation.network.sensor'), 'minmax(90px, 0.6fr)', (event) => (
+        <span className="vigil-inv-dim">{event.host ?? '—'}</span>
+      )),
     ],
     [t, i18n.language, addIp, labels],
   );

@@ -1,6 +1,6 @@
 import { Group, Menu, Button, TextInput, Tooltip } from '@mantine/core';
 import { IconCalendarTime } from '@tabler/icons-react';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
@@ -318,6 +318,19 @@ export function useEventDetail<View>(
       rawTitle: t('investigation.common.raw'),
     },
   };
+}
+
+/**
+ * The column builder of an event list whose cells read the event's view (`of(row)`), not the stored
+ * row: `column('proto', header, '96px', (event) => …)`.
+ */
+export function eventColumns<View>(of: (row: StoredEvent) => View) {
+  return (
+    id: string,
+    header: string,
+    width: string,
+    render: (event: View, row: StoredEvent) => ReactNode,
+  ): Column<StoredEvent> => ({ id, header, width, render: (row) => render(of(row), row) });
 }
 
 /** The first column of an event list: when the event happened, to the second; the list sorts by it. */
