@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconFilterOff, IconPlus, IconRefresh } from '@tabler/icons-react';
 import type { Incident as IncidentWire } from '@vigil/contract';
 import { alertSeverityValues, incidentStatuses } from '@vigil/contract/client';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/list';
 import { FilterControl, SearchFilter, type FilterField } from '../../../components/list-page';
 import { VirtualTable, type Column } from '../../../components/list/virtual-table';
+import { CUSTOM_WINDOW, TimeWindowFilter } from '../../../components/time-window/time-window-filter';
 import { PageHeader } from '../../../components/ui/page-header';
 import { formatDate } from '../../../lib/dates';
 import { useInfiniteList, useListState } from '../../../lib/list';
@@ -16,14 +17,11 @@ import { useSignedInUser } from '../../../lib/session';
 import { incidentStatusPill, incidentUrl, severityPill, useTriageLabels } from '../../triage';
 import { incidentList, toApiFilters, type Incident } from '../api/incidents';
 import { useAssignableUsers, userName } from '../api/hooks';
-import { isPeriod, periods } from '../../triage/periods';
+import { periods } from '../../triage/periods';
 import { useNow } from '../lib/use-now';
 import { CreateIncidentModal } from './create-incident-modal';
 import { SlaCell } from './sla-timer';
 import './incidents.css';
-
-const CUSTOM = 'custom';
-const ANY = '';
 
 /** The list's SLA cell, ticking on its own so the table itself does not re-render every second. */
 function LiveSla({ incident }: { incident: Incident }) {
@@ -57,7 +55,7 @@ export default function IncidentsPage() {
   useLiveEvents(['incident.created', 'incident.updated'], () => setChanged(true));
 
   const period =
-    list.filters.createdFrom || list.filters.createdTo || customRange ? CUSTOM : (list.filters.period ?? ANY);
+    list.filters.createdFrom || list.filters.createdTo || customRange ? CUSTOM_WINDOW : list.filters.period;
   const filtered = Object.keys(list.filters).length > 0;
 
   const labels = useTriageLabels();
@@ -207,43 +205,19 @@ export default function IncidentsPage() {
           {fields.map((field) => (
             <FilterControl key={field.name} field={field} list={list} />
           ))}
-          <Select
-            className="vigil-filters__narrow"
-            label={t('triage.timeRange.label')}
-            data={[
-              { value: ANY, label: t('triage.timeRange.any') },
-              ...periods.map((value) => ({ value, label: t(`incidents.list.periods.${value}`) })),
-              { value: CUSTOM, label: t('triage.timeRange.custom') },
-            ]}
+          <TimeWindowFilter
+            list={list}
+            periods={periods.map((value) => ({ value, label: t(`incidents.list.periods.${value}`) }))}
             value={period}
-            allowDeselect={false}
-            onChange={(value) => {
-              if (value === CUSTOM) {
-                setCustomRange(true);
-                list.setFilters({ period: undefined });
-              } else {
-                setCustomRange(false);
-                list.setFilters({
-                  period: value && isPeriod(value) ? value : undefined,
-                  createdFrom: undefined,
-                  createdTo: undefined,
-                });
-              }
+            from={{ name: 'createdFrom', label: t('incidents.list.from') }}
+            to={{ name: 'createdTo', label: t('incidents.list.to') }}
+            onCustom={() => {
+              setCustomRange(true);
+              list.setFilters({ period: undefined });
             }}
-            data-testid="filter-period"
+            onPeriod={() => setCustomRange(false)}
+            testId="filter-period"
           />
-          {period === CUSTOM && (
-            <>
-              <FilterControl
-                field={{ kind: 'dateTime', name: 'createdFrom', label: t('incidents.list.from') }}
-                list={list}
-              />
-              <FilterControl
-                field={{ kind: 'dateTime', name: 'createdTo', label: t('incidents.list.to') }}
-                list={list}
-              />
-            </>
-          )}
           <Button
             variant="subtle"
             leftSection={<IconFilterOff size={16} />}
