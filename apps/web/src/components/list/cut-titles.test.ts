@@ -23,21 +23,19 @@ function span(text: string, clientWidth: number, scrollWidth: number): HTMLSpanE
 }
 
 describe('titleCutTexts', () => {
-  it('gives a cut text its whole text as a title, and leaves a text that fits alone', () => {
+  it('titles a cut text only: not one that fits, one the page titled, or one kept for screen readers', () => {
     const cut = span('  10.40.2.11:60517\n  →  203.0.113.80:443 ', 120, 260);
     const whole = span('AC-IT-01', 120, 80);
-    titleCutTexts(cell(cut, whole));
-    expect(cut.title).toBe('10.40.2.11:60517 → 203.0.113.80:443');
-    expect(whole.hasAttribute('title')).toBe(false);
-  });
-
-  it('keeps a title the page gave, and skips text kept for screen readers only', () => {
     const own = span('Indicator match: domain sec-verify.example', 100, 300);
     own.title = 'the page’s own';
     const hidden = span('Actions', 1, 48);
-    titleCutTexts(cell(own, hidden));
-    expect(own.title).toBe('the page’s own');
-    expect(hidden.hasAttribute('title')).toBe(false);
+    titleCutTexts(cell(cut, whole, own, hidden));
+    expect([cut.title, whole.title, own.title, hidden.title]).toEqual([
+      '10.40.2.11:60517 → 203.0.113.80:443',
+      '',
+      'the page’s own',
+      '',
+    ]);
   });
 
   it('takes its title back once the text fits again, and follows a changed text', () => {
