@@ -76,7 +76,7 @@ export default function FilesPage() {
       {
         id: 'sightings',
         header: t('investigation.files.sightings'),
-        width: '96px',
+        width: '112px',
         sortField: 'sightings',
         align: 'end',
         render: (row) => row.sightings.toLocaleString(i18n.language),
@@ -84,7 +84,7 @@ export default function FilesPage() {
       {
         id: 'last',
         header: t('investigation.files.lastSeen'),
-        width: '136px',
+        width: '156px',
         sortField: 'last_seen',
         render: (row) => formatDate(row.lastSeen),
       },

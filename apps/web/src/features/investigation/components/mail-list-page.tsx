@@ -65,7 +65,7 @@ export default function MailListPage() {
       {
         id: 'subject',
         header: t('investigation.mail.subject'),
-        width: 'minmax(166px, 2fr)',
+        width: 'minmax(160px, 2fr)',
         render: (row) => {
           const subject = mailMessageOf(row).subject ?? t('investigation.mail.noSubject');
           return <span title={subject}>{subject}</span>;
@@ -88,7 +88,7 @@ export default function MailListPage() {
       {
         id: 'auth',
         header: t('investigation.mail.authentication'),
-        width: '236px',
+        width: '248px',
         render: (row) => {
           const headers = mailMessageOf(row).headers;
           return (
