@@ -203,6 +203,36 @@ function RowView<Row>({
 
 const MemoRow = memo(RowView) as typeof RowView;
 
+/** Marks a `title` the table gave a cut text (a page's own titles are left alone). */
+const CUT_TITLE = 'data-cut-title';
+
+/**
+ * When the pointer comes to a cell, every text in it that its box cuts off (and ends in an ellipsis)
+ * gets its whole text as a tooltip, unless the page gave it one. Worked out on hover only: a row is
+ * mounted each time it scrolls into view, and measuring there would lay out every row.
+ */
+export function titleCutTexts(cell: Element): void {
+  for (const element of [cell, ...Array.from(cell.querySelectorAll('*'))]) {
+    if (!(element instanceof HTMLElement)) continue;
+    const ours = element.hasAttribute(CUT_TITLE);
+    if (element.title && !ours) continue;
+    // A box of a pixel or less is text kept for screen readers only.
+    const cut = element.clientWidth > 1 && element.scrollWidth > element.clientWidth + 1;
+    if (cut) {
+      element.title = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+      element.setAttribute(CUT_TITLE, '');
+    } else if (ours) {
+      element.removeAttribute('title');
+      element.removeAttribute(CUT_TITLE);
+    }
+  }
+}
+
+function onPointerOverCell(event: MouseEvent) {
+  const cell = (event.target as Element).closest('[role="cell"], [role="columnheader"]');
+  if (cell) titleCutTexts(cell);
+}
+
 function HeaderCellView<Row>({
   column,
   ordering,
@@ -212,28 +242,27 @@ function HeaderCellView<Row>({
   ordering: string | undefined;
   onSort: ((field: string) => void) | undefined;
 }) {
-  if (!column.sortField || !onSort || ordering === undefined) {
-    return (
-      <div role="columnheader" className="vigil-vtable__cell vigil-vtable__head-cell" data-align={column.align}>
-        {column.header}
-      </div>
-    );
-  }
-  const current = orderingField(ordering);
-  const active = current.field === column.sortField;
-  const Icon = !active ? IconArrowsSort : current.descending ? IconArrowDown : IconArrowUp;
-  const field = column.sortField;
+  const field = onSort && ordering !== undefined ? column.sortField : undefined;
+  const current = field === undefined ? undefined : orderingField(ordering!);
+  const active = current?.field === field;
+  const Icon = !active ? IconArrowsSort : current?.descending ? IconArrowDown : IconArrowUp;
   return (
     <div
       role="columnheader"
       className="vigil-vtable__cell vigil-vtable__head-cell"
       data-align={column.align}
-      aria-sort={active ? (current.descending ? 'descending' : 'ascending') : 'none'}
+      // A header cut by a narrow column is read whole in its tooltip.
+      title={typeof column.header === 'string' ? column.header : undefined}
+      aria-sort={field === undefined ? undefined : active ? (current?.descending ? 'descending' : 'ascending') : 'none'}
     >
-      <UnstyledButton className="vigil-table__sort" onClick={() => onSort(field)} data-active={active}>
-        <span>{column.header}</span>
-        <Icon size={14} stroke={1.8} />
-      </UnstyledButton>
+      {field === undefined ? (
+        column.header
+      ) : (
+        <UnstyledButton className="vigil-table__sort" onClick={() => onSort?.(field)} data-active={active}>
+          <span>{column.header}</span>
+          <Icon size={14} stroke={1.8} />
+        </UnstyledButton>
+      )}
     </div>
   );
 }
@@ -433,6 +462,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
         aria-busy={loading || loadingMore}
         tabIndex={0}
         onKeyDown={onKeyDown}
+        onMouseOver={onPointerOverCell}
         style={{
           ['--vigil-vtable-columns' as string]: template,
           ['--vigil-vtable-row' as string]: `${rowHeight}px`,

@@ -8,7 +8,7 @@ import type { ListState } from '../../../lib/list';
 import { useSignedInUser } from '../../../lib/session';
 import type { alertList } from '../api/alerts';
 import { useAssignableUsers, useCompanyNames, userLabel } from '../api/hooks';
-import { periods } from '../../triage/periods';
+import { CUSTOM_WINDOW, TimeWindowFilter } from '../../../components/time-window/time-window-filter';
 
 type State = ListState<(typeof alertList)['filters']>;
 
@@ -38,7 +38,7 @@ export const AlertFilters = memo(function AlertFilters({
   const companies = useCompanyNames();
   const f = list.filters;
   const custom = f.lastSeenFrom !== undefined || f.lastSeenTo !== undefined;
-  const timeValue = custom ? 'custom' : (f.period ?? ANY);
+  const timeValue = custom ? CUSTOM_WINDOW : f.period;
   const filtered = Object.values(f).some((value) => value !== undefined);
 
   const assignee = assigneeValue(f, me.id);
@@ -133,45 +133,23 @@ export const AlertFilters = memo(function AlertFilters({
           }}
           list={list}
         />
-        <Select
-          className="vigil-filters__narrow"
-          label={t('triage.timeRange.label')}
-          data={[
-            { value: ANY, label: t('triage.timeRange.any') },
+        <TimeWindowFilter
+          list={list}
+          periods={[
             { value: '1h', label: t('triage.timeRange.lastHour') },
             { value: '24h', label: t('triage.timeRange.last24h') },
             { value: '7d', label: t('triage.timeRange.last7d') },
             { value: '30d', label: t('triage.timeRange.last30d') },
-            { value: 'custom', label: t('triage.timeRange.custom') },
           ]}
           value={timeValue}
-          onChange={(value) => {
-            if (value === 'custom') {
-              const from = new Date(Date.now() - 24 * 3_600_000).toISOString();
-              list.setFilters({ period: undefined, lastSeenFrom: from, lastSeenTo: undefined });
-            } else {
-              list.setFilters({
-                period: value && (periods as readonly string[]).includes(value) ? value : undefined,
-                lastSeenFrom: undefined,
-                lastSeenTo: undefined,
-              });
-            }
+          from={{ name: 'lastSeenFrom', label: t('alerts.filters.from') }}
+          to={{ name: 'lastSeenTo', label: t('alerts.filters.to') }}
+          onCustom={() => {
+            const from = new Date(Date.now() - 24 * 3_600_000).toISOString();
+            list.setFilters({ period: undefined, lastSeenFrom: from, lastSeenTo: undefined });
           }}
-          allowDeselect={false}
-          data-testid="filter-time"
+          testId="filter-time"
         />
-        {custom && (
-          <>
-            <FilterControl
-              field={{ kind: 'dateTime', name: 'lastSeenFrom', label: t('alerts.filters.from') }}
-              list={list}
-            />
-            <FilterControl
-              field={{ kind: 'dateTime', name: 'lastSeenTo', label: t('alerts.filters.to') }}
-              list={list}
-            />
-          </>
-        )}
         <Button
           variant="subtle"
           leftSection={<IconFilterOff size={16} />}

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconFilterOff, IconPlus, IconRefresh } from '@tabler/icons-react';
 import type { Incident as IncidentWire } from '@vigil/contract';
 import { alertSeverityValues, incidentStatuses } from '@vigil/contract/client';
@@ -7,6 +7,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { LoadError } from '../../../components/list';
 import { FilterControl, SearchFilter, type FilterField } from '../../../components/list-page';
 import { VirtualTable, type Column } from '../../../components/list/virtual-table';
+import { CUSTOM_WINDOW, TimeWindowFilter } from '../../../components/time-window/time-window-filter';
 import { PageHeader } from '../../../components/ui/page-header';
 import { formatDate } from '../../../lib/dates';
 import { useInfiniteList, useListState } from '../../../lib/list';
@@ -16,14 +17,11 @@ import { useSignedInUser } from '../../../lib/session';
 import { incidentStatusPill, incidentUrl, severityPill, useTriageLabels } from '../../triage';
 import { incidentList, toApiFilters, type Incident } from '../api/incidents';
 import { useAssignableUsers, userName } from '../api/hooks';
-import { isPeriod, periods } from '../../triage/periods';
+import { periods } from '../../triage/periods';
 import { useNow } from '../lib/use-now';
 import { CreateIncidentModal } from './create-incident-modal';
 import { SlaCell } from './sla-timer';
 import './incidents.css';
-
-const CUSTOM = 'custom';
-const ANY = '';
 
 /** The list's SLA cell, ticking on its own so the table itself does not re-render every second. */
 function LiveSla({ incident }: { incident: Incident }) {
@@ -57,7 +55,7 @@ export default function IncidentsPage() {
   useLiveEvents(['incident.created', 'incident.updated'], () => setChanged(true));
 
   const period =
-    list.filters.createdFrom || list.filters.createdTo || customRange ? CUSTOM : (list.filters.period ?? ANY);
+    list.filters.createdFrom || list.filters.createdTo || customRange ? CUSTOM_WINDOW : list.filters.period;
   const filtered = Object.keys(list.filters).length > 0;
 
   const labels = useTriageLabels();
@@ -68,21 +66,21 @@ export default function IncidentsPage() {
       {
         id: 'id',
         header: t('incidents.list.id'),
-        width: '64px',
+        width: '48px',
         sortField: 'id',
         render: (row) => <span className="vigil-incidents-list__id">#{row.id}</span>,
       },
       {
         id: 'severity',
         header: t('incidents.fields.severity'),
-        width: '124px',
+        width: '116px',
         sortField: 'severity',
         render: (row) => severityPill(row.severity, labels.severity[row.severity]),
       },
       {
         id: 'title',
         header: t('incidents.fields.title'),
-        width: 'minmax(180px, 1fr)',
+        width: 'minmax(160px, 3fr)',
         render: (row) => (
           <span className="vigil-incidents-list__text vigil-incidents-list__title" title={row.title}>
             {row.title}
@@ -92,26 +90,26 @@ export default function IncidentsPage() {
       {
         id: 'status',
         header: t('incidents.fields.status'),
-        width: '118px',
+        width: '112px',
         render: (row) => incidentStatusPill(row.status, labels.incidentStatus[row.status]),
       },
       {
         id: 'sla',
         header: t('incidents.list.sla'),
-        width: '184px',
+        width: 'minmax(130px, 1.2fr)',
         render: (row) => <LiveSla incident={row} />,
       },
       {
         id: 'alerts',
         header: t('incidents.fields.alerts'),
-        width: '72px',
+        width: '64px',
         align: 'end',
         render: (row) => <span className="vigil-incident-mono">{row.alertCount}</span>,
       },
       {
         id: 'assignee',
         header: t('incidents.fields.assignee'),
-        width: '140px',
+        width: 'minmax(80px, 1fr)',
         render: (row) => {
           const user = row.assigneeId === null ? undefined : byId.get(row.assigneeId);
           return user ? (
@@ -124,15 +122,20 @@ export default function IncidentsPage() {
       manyCompanies && {
         id: 'company',
         header: t('incidents.fields.company'),
-        width: '150px',
-        render: (row) => (
-          <span className="vigil-incidents-list__text">{companyNames.get(row.companyId) ?? `#${row.companyId}`}</span>
-        ),
+        width: 'minmax(80px, 1fr)',
+        render: (row) => {
+          const name = companyNames.get(row.companyId) ?? `#${row.companyId}`;
+          return (
+            <span className="vigil-incidents-list__text" title={name}>
+              {name}
+            </span>
+          );
+        },
       },
       {
         id: 'created',
         header: t('incidents.fields.created'),
-        width: '150px',
+        width: '148px',
         sortField: 'created_at',
         render: (row) => <span className="vigil-incident-mono">{formatDate(row.createdAt, 'isoDateTime')}</span>,
       },
@@ -202,43 +205,19 @@ export default function IncidentsPage() {
           {fields.map((field) => (
             <FilterControl key={field.name} field={field} list={list} />
           ))}
-          <Select
-            className="vigil-filters__narrow"
-            label={t('triage.timeRange.label')}
-            data={[
-              { value: ANY, label: t('triage.timeRange.any') },
-              ...periods.map((value) => ({ value, label: t(`incidents.list.periods.${value}`) })),
-              { value: CUSTOM, label: t('triage.timeRange.custom') },
-            ]}
+          <TimeWindowFilter
+            list={list}
+            periods={periods.map((value) => ({ value, label: t(`incidents.list.periods.${value}`) }))}
             value={period}
-            allowDeselect={false}
-            onChange={(value) => {
-              if (value === CUSTOM) {
-                setCustomRange(true);
-                list.setFilters({ period: undefined });
-              } else {
-                setCustomRange(false);
-                list.setFilters({
-                  period: value && isPeriod(value) ? value : undefined,
-                  createdFrom: undefined,
-                  createdTo: undefined,
-                });
-              }
+            from={{ name: 'createdFrom', label: t('incidents.list.from') }}
+            to={{ name: 'createdTo', label: t('incidents.list.to') }}
+            onCustom={() => {
+              setCustomRange(true);
+              list.setFilters({ period: undefined });
             }}
-            data-testid="filter-period"
+            onPeriod={() => setCustomRange(false)}
+            testId="filter-period"
           />
-          {period === CUSTOM && (
-            <>
-              <FilterControl
-                field={{ kind: 'dateTime', name: 'createdFrom', label: t('incidents.list.from') }}
-                list={list}
-              />
-              <FilterControl
-                field={{ kind: 'dateTime', name: 'createdTo', label: t('incidents.list.to') }}
-                list={list}
-              />
-            </>
-          )}
           <Button
             variant="subtle"
             leftSection={<IconFilterOff size={16} />}

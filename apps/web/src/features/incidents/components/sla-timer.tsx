@@ -126,7 +126,8 @@ export function SlaCell({ sla, now }: { sla: { acknowledge: SlaTimer; resolve: S
         style={{ color: stateColor(state) }}
       >
         <Icon size={16} stroke={1.8} aria-hidden />
-        <Text size="sm" c={stateColor(state)} truncate>
+        {/* A narrow column cuts the text: its title says it whole. */}
+        <Text size="sm" c={stateColor(state)} truncate title={text(state)}>
           {text(state)}
         </Text>
       </Group>

@@ -1,24 +1,14 @@
-import { Button, Group, Text } from '@mantine/core';
 import { IconBinaryTree } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { DetailDrawer } from '../../../components/list-page';
+import { EventDrawer, type EventSection } from '../../../components/event-drawer';
 import { formatDate } from '../../../lib/dates';
 import { useEndpointEvent, type EndpointEventView, type StoredEvent } from '../api/investigation';
 import { endpointActionLabel, endpointCategoryLabel } from '../lib/codes';
 import { actionLabel } from '../lib/actions';
 import { accountLabel } from '../lib/summaries';
-import { CodeName, HashValue, KeyValues, Pivot, Section, useCompanyName, useEventDetail } from './shared';
+import { CodeName, Pivot, hashFields, type EventDrawerProps, mono, useCompanyName, useEventDetail } from './shared';
 
-type Hashes = { md5: string | null; sha1: string | null; sha256: string | null };
-
-const hashItems = (hash: Hashes): Array<[string, ReactNode]> => [
-  ['SHA-256', hash.sha256 ? <HashValue value={hash.sha256} /> : null],
-  ['SHA-1', hash.sha1 ? <HashValue value={hash.sha1} link={false} /> : null],
-  ['MD5', hash.md5 ? <HashValue value={hash.md5} link={false} /> : null],
-];
-
-const mono = (value: string | null | undefined) => (value ? <span className="vigil-inv-mono">{value}</span> : null);
+const number = (value: number | null) => (value === null ? null : String(value));
 
 /** One endpoint event: what happened, on which host, by which process, to what; then the record as it arrived. */
 export function EndpointEventDrawer({
@@ -26,190 +16,158 @@ export function EndpointEventDrawer({
   onClose,
   onFilter,
   onProcessTree,
-}: {
-  row: StoredEvent | null;
-  onClose: () => void;
-  onFilter: (filter: { hostName?: string; userName?: string }) => void;
-  onProcessTree: (row: StoredEvent) => void;
-}) {
+}: EventDrawerProps<{ hostName?: string; userName?: string }> & { onProcessTree: (row: StoredEvent) => void }) {
   const { t } = useTranslation();
-  const { event, drawer } = useEventDetail<EndpointEventView>(row, useEndpointEvent(row?.id ?? null, row?.ts));
+  const { event, drawer } = useEventDetail<EndpointEventView>(row, useEndpointEvent(row?.id ?? null, row?.ts), {
+    onClose,
+    testId: 'endpoint-drawer',
+  });
   const companyName = useCompanyName();
-  const eventData = event ? Object.entries(event.eventData ?? {}) : [];
+  if (!row || !event) return <EventDrawer {...drawer} heading={null} sections={null} />;
+
+  const { process, targetProcess, file, network, registry, dns } = event;
+  const eventData = Object.entries(event.eventData ?? {});
+  const sections: EventSection[] = [
+    {
+      id: 'event',
+      title: t('investigation.endpoint.sections.event'),
+      fields: [
+        [t('investigation.common.time'), formatDate(row.ts, 'isoDateTimeSeconds')],
+        [
+          t('investigation.endpoint.action'),
+          event.event.action ? <CodeName code={event.event.action} name={endpointActionLabel} /> : null,
+        ],
+        [t('investigation.endpoint.shipperAction'), event.event.shipperAction],
+        [t('investigation.endpoint.category'), event.event.category.map(endpointCategoryLabel).join(', ')],
+        [t('investigation.endpoint.code'), event.event.code],
+        [t('investigation.endpoint.provider'), event.event.provider],
+        [t('investigation.endpoint.channel'), event.event.channel],
+        [t('investigation.endpoint.sourceFormat'), event.sourceFormat.toUpperCase()],
+        [t('investigation.common.company'), companyName(row.companyId)],
+      ],
+    },
+    {
+      id: 'host',
+      title: t('investigation.endpoint.sections.host'),
+      fields: [
+        [
+          t('investigation.endpoint.host'),
+          event.host.name ? <Pivot value={event.host.name} onPivot={(v) => onFilter({ hostName: v })} /> : null,
+        ],
+        [t('investigation.endpoint.hostIps'), event.host.ip.join(', ')],
+        [t('investigation.endpoint.os'), event.host.os],
+        [
+          t('investigation.endpoint.user'),
+          event.user?.name ? (
+            <Pivot
+              value={event.user.name}
+              label={accountLabel(event.user) ?? ''}
+              onPivot={(v) => onFilter({ userName: v })}
+            />
+          ) : null,
+        ],
+        [t('investigation.endpoint.logonId'), mono(event.user?.logonId)],
+        [t('investigation.endpoint.targetUser'), accountLabel(event.targetUser)],
+        [t('investigation.endpoint.group'), accountLabel(event.group)],
+      ],
+    },
+    process && {
+      id: 'process',
+      title: t('investigation.endpoint.sections.process'),
+      testId: 'section-process',
+      fields: [
+        [t('investigation.endpoint.process'), process.name],
+        ['PID', number(process.pid)],
+        [t('investigation.endpoint.executable'), mono(process.executable)],
+        [t('investigation.endpoint.commandLine'), mono(process.commandLine)],
+        [t('investigation.endpoint.processUser'), process.user],
+        [t('investigation.endpoint.integrityLevel'), process.integrityLevel],
+        [t('investigation.endpoint.originalFileName'), process.originalFileName],
+        [t('investigation.endpoint.entityId'), mono(process.entityId)],
+        ...hashFields(process.hash),
+        [
+          t('investigation.endpoint.parent'),
+          process.parent ? `${process.parent.name ?? '—'} (PID ${process.parent.pid ?? '—'})` : null,
+        ],
+        [t('investigation.endpoint.parentCommandLine'), mono(process.parent?.commandLine)],
+        [t('investigation.endpoint.parentUser'), process.parent?.user],
+      ],
+      pivots: [
+        Boolean(event.host.name) && {
+          label: t('investigation.endpoint.showTree'),
+          icon: <IconBinaryTree size={14} />,
+          onClick: () => onProcessTree(row),
+          testId: 'drawer-process-tree',
+        },
+      ],
+    },
+    targetProcess && {
+      id: 'target-process',
+      title: t('investigation.endpoint.sections.targetProcess'),
+      testId: 'section-target-process',
+      fields: [
+        [t('investigation.endpoint.process'), targetProcess.name],
+        ['PID', number(targetProcess.pid)],
+        [t('investigation.endpoint.executable'), mono(targetProcess.executable)],
+        [t('investigation.endpoint.grantedAccess'), mono(targetProcess.grantedAccess)],
+        [t('investigation.endpoint.entityId'), mono(targetProcess.entityId)],
+      ],
+    },
+    file && {
+      id: 'file',
+      title: t('investigation.endpoint.sections.file'),
+      fields: [
+        [t('investigation.endpoint.filePath'), mono(file.path)],
+        [t('investigation.endpoint.fileName'), file.name],
+        [t('investigation.endpoint.originalFileName'), file.originalFileName],
+        ...hashFields(file.hash),
+      ],
+    },
+    network && {
+      id: 'network',
+      title: t('investigation.endpoint.sections.network'),
+      fields: [
+        [t('investigation.network.source'), network.srcIp],
+        [t('investigation.network.srcPort'), number(network.srcPort)],
+        [t('investigation.network.destination'), network.destIp],
+        [t('investigation.network.destPort'), number(network.destPort)],
+        [t('investigation.network.proto'), network.protocol],
+      ],
+    },
+    registry && {
+      id: 'registry',
+      title: t('investigation.endpoint.sections.registry'),
+      fields: [
+        [t('investigation.endpoint.registryPath'), mono(registry.path)],
+        [t('investigation.endpoint.registryValue'), registry.value],
+        [t('investigation.endpoint.registryData'), mono(registry.data)],
+      ],
+    },
+    dns && {
+      id: 'dns',
+      title: t('investigation.endpoint.sections.dns'),
+      fields: [
+        [t('investigation.network.query'), dns.question],
+        [t('investigation.endpoint.answers'), dns.answers.join(', ')],
+      ],
+    },
+    eventData.length > 0 && {
+      id: 'event-data',
+      title: t('investigation.endpoint.sections.eventData'),
+      fields: eventData.map(([key, value]) => [key, value === null ? '—' : mono(String(value))]),
+    },
+  ];
 
   return (
-    <DetailDrawer
+    <EventDrawer
       {...drawer}
-      onClose={onClose}
-      title={
-        event ? (
-          <Group gap="sm">
-            <Text fw={600}>
-              {actionLabel(t, event.event.action) ??
-                event.event.shipperAction ??
-                t('investigation.endpoint.drawerTitle')}
-            </Text>
-            {event.event.outcome && <OutcomeBadge outcome={event.event.outcome} />}
-          </Group>
-        ) : null
-      }
-      testId="endpoint-drawer"
-    >
-      {row && event && (
-        <>
-          <Section title={t('investigation.endpoint.sections.event')}>
-            <KeyValues
-              items={[
-                [t('investigation.common.time'), formatDate(row.ts, 'isoDateTimeSeconds')],
-                [
-                  t('investigation.endpoint.action'),
-                  event.event.action ? <CodeName code={event.event.action} name={endpointActionLabel} /> : null,
-                ],
-                [t('investigation.endpoint.shipperAction'), event.event.shipperAction],
-                [t('investigation.endpoint.category'), event.event.category.map(endpointCategoryLabel).join(', ')],
-                [t('investigation.endpoint.code'), event.event.code],
-                [t('investigation.endpoint.provider'), event.event.provider],
-                [t('investigation.endpoint.channel'), event.event.channel],
-                [t('investigation.endpoint.sourceFormat'), event.sourceFormat.toUpperCase()],
-                [t('investigation.common.company'), companyName(row.companyId)],
-              ]}
-            />
-          </Section>
-          <Section title={t('investigation.endpoint.sections.host')}>
-            <KeyValues
-              items={[
-                [
-                  t('investigation.endpoint.host'),
-                  event.host.name ? <Pivot value={event.host.name} onPivot={(v) => onFilter({ hostName: v })} /> : null,
-                ],
-                [t('investigation.endpoint.hostIps'), event.host.ip.join(', ')],
-                [t('investigation.endpoint.os'), event.host.os],
-                [
-                  t('investigation.endpoint.user'),
-                  event.user?.name ? (
-                    <Pivot
-                      value={event.user.name}
-                      label={accountLabel(event.user) ?? ''}
-                      onPivot={(v) => onFilter({ userName: v })}
-                    />
-                  ) : null,
-                ],
-                [t('investigation.endpoint.logonId'), mono(event.user?.logonId)],
-                [t('investigation.endpoint.targetUser'), accountLabel(event.targetUser)],
-                [t('investigation.endpoint.group'), accountLabel(event.group)],
-              ]}
-            />
-          </Section>
-          {event.process && (
-            <Section title={t('investigation.endpoint.sections.process')} testId="section-process">
-              <KeyValues
-                items={[
-                  [t('investigation.endpoint.process'), event.process.name],
-                  ['PID', event.process.pid === null ? null : String(event.process.pid)],
-                  [t('investigation.endpoint.executable'), mono(event.process.executable)],
-                  [t('investigation.endpoint.commandLine'), mono(event.process.commandLine)],
-                  [t('investigation.endpoint.processUser'), event.process.user],
-                  [t('investigation.endpoint.integrityLevel'), event.process.integrityLevel],
-                  [t('investigation.endpoint.originalFileName'), event.process.originalFileName],
-                  [t('investigation.endpoint.entityId'), mono(event.process.entityId)],
-                  ...hashItems(event.process.hash),
-                  [
-                    t('investigation.endpoint.parent'),
-                    event.process.parent
-                      ? `${event.process.parent.name ?? '—'} (PID ${event.process.parent.pid ?? '—'})`
-                      : null,
-                  ],
-                  [t('investigation.endpoint.parentCommandLine'), mono(event.process.parent?.commandLine)],
-                  [t('investigation.endpoint.parentUser'), event.process.parent?.user],
-                ]}
-              />
-              {event.host.name && (
-                <Button
-                  mt="sm"
-                  size="xs"
-                  variant="light"
-                  leftSection={<IconBinaryTree size={14} />}
-                  onClick={() => onProcessTree(row)}
-                  data-testid="drawer-process-tree"
-                >
-                  {t('investigation.endpoint.showTree')}
-                </Button>
-              )}
-            </Section>
-          )}
-          {event.targetProcess && (
-            <Section title={t('investigation.endpoint.sections.targetProcess')} testId="section-target-process">
-              <KeyValues
-                items={[
-                  [t('investigation.endpoint.process'), event.targetProcess.name],
-                  ['PID', event.targetProcess.pid === null ? null : String(event.targetProcess.pid)],
-                  [t('investigation.endpoint.executable'), mono(event.targetProcess.executable)],
-                  [t('investigation.endpoint.grantedAccess'), mono(event.targetProcess.grantedAccess)],
-                  [t('investigation.endpoint.entityId'), mono(event.targetProcess.entityId)],
-                ]}
-              />
-            </Section>
-          )}
-          {event.file && (
-            <Section title={t('investigation.endpoint.sections.file')}>
-              <KeyValues
-                items={[
-                  [t('investigation.endpoint.filePath'), mono(event.file.path)],
-                  [t('investigation.endpoint.fileName'), event.file.name],
-                  [t('investigation.endpoint.originalFileName'), event.file.originalFileName],
-                  ...hashItems(event.file.hash),
-                ]}
-              />
-            </Section>
-          )}
-          {event.network && (
-            <Section title={t('investigation.endpoint.sections.network')}>
-              <KeyValues
-                items={[
-                  [t('investigation.network.source'), event.network.srcIp],
-                  [
-                    t('investigation.network.srcPort'),
-                    event.network.srcPort === null ? null : String(event.network.srcPort),
-                  ],
-                  [t('investigation.network.destination'), event.network.destIp],
-                  [
-                    t('investigation.network.destPort'),
-                    event.network.destPort === null ? null : String(event.network.destPort),
-                  ],
-                  [t('investigation.network.proto'), event.network.protocol],
-                ]}
-              />
-            </Section>
-          )}
-          {event.registry && (
-            <Section title={t('investigation.endpoint.sections.registry')}>
-              <KeyValues
-                items={[
-                  [t('investigation.endpoint.registryPath'), mono(event.registry.path)],
-                  [t('investigation.endpoint.registryValue'), event.registry.value],
-                  [t('investigation.endpoint.registryData'), mono(event.registry.data)],
-                ]}
-              />
-            </Section>
-          )}
-          {event.dns && (
-            <Section title={t('investigation.endpoint.sections.dns')}>
-              <KeyValues
-                items={[
-                  [t('investigation.network.query'), event.dns.question],
-                  [t('investigation.endpoint.answers'), event.dns.answers.join(', ')],
-                ]}
-              />
-            </Section>
-          )}
-          {eventData.length > 0 && (
-            <Section title={t('investigation.endpoint.sections.eventData')}>
-              <KeyValues items={eventData.map(([key, value]) => [key, value === null ? '—' : mono(String(value))])} />
-            </Section>
-          )}
-        </>
-      )}
-    </DetailDrawer>
+      heading={{
+        title:
+          actionLabel(t, event.event.action) ?? event.event.shipperAction ?? t('investigation.endpoint.drawerTitle'),
+        after: event.event.outcome && <OutcomeBadge outcome={event.event.outcome} />,
+      }}
+      sections={sections}
+    />
   );
 }
 

@@ -11,11 +11,12 @@ import { accountLabel, endpointSummary } from '../lib/summaries';
 import { EndpointEventDrawer, OutcomeBadge } from './endpoint-event-drawer';
 import { EventListPage } from './event-list-page';
 import { ProcessTreeView } from './process-tree-view';
-import { HashFilter, Pivot, TimeRangeFilter, eventTimeColumn } from './shared';
+import { Pivot, eventColumns, hashFilterField, eventTimeColumn } from './shared';
 
 type Filters = typeof endpointList.filters;
 
 const HOUR = 3_600_000;
+const column = eventColumns(endpointEventOf);
 /** Integrity levels as Windows names them, lowest first. */
 const integrityLevels = ['Untrusted', 'Low', 'Medium', 'MediumPlus', 'High', 'System', 'Protected'];
 
@@ -44,7 +45,7 @@ function aroundEvent(row: StoredEvent): TreeTarget {
 export default function EndpointEventsPage() {
   const { t } = useTranslation();
   const model = useScrolledListPage<StoredEvent, Filters>(endpointList);
-  const { filters, setFilters } = model.list;
+  const { filters } = model.list;
   const [open, setOpen] = useState<StoredEvent | null>(null);
   const [tree, setTree] = useState<TreeTarget | null>(null);
 
@@ -54,100 +55,58 @@ export default function EndpointEventsPage() {
   const columns = useMemo<Column<StoredEvent>[]>(
     () => [
       eventTimeColumn(t('investigation.common.time')),
-      {
-        id: 'host',
-        header: t('investigation.endpoint.host'),
-        width: '130px',
-        render: (row) => {
-          const host = endpointEventOf(row).host.name;
-          return host ? <Pivot value={host} onPivot={addHost} /> : '—';
-        },
-      },
-      {
-        id: 'user',
-        header: t('investigation.endpoint.user'),
-        width: '130px',
-        render: (row) => {
-          const user = endpointEventOf(row).user;
-          return user?.name ? <Pivot value={user.name} label={accountLabel(user) ?? ''} onPivot={addUser} /> : '—';
-        },
-      },
-      {
-        id: 'process',
-        header: t('investigation.endpoint.process'),
-        width: '150px',
-        render: (row) => {
-          const process = endpointEventOf(row).process;
-          return process
-            ? stackCell(
-                process.name ?? '—',
-                process.pid !== null && <span className="vigil-inv-mono">PID {process.pid}</span>,
-              )
-            : '—';
-        },
-      },
-      {
-        id: 'action',
-        header: t('investigation.endpoint.action'),
-        // Named actions ("Попытка соединения", "Connection attempted") are longer than the codes were.
-        width: '190px',
-        render: (row) => {
-          const event = endpointEventOf(row).event;
-          // A sender's word outside the vocabulary is shown as it came.
-          const action = actionLabel(t, event.action) ?? event.shipperAction ?? event.code ?? '—';
-          return stackCell(action, event.category.map(endpointCategoryLabel).join(', '));
-        },
-      },
-      {
-        id: 'outcome',
-        header: t('investigation.endpoint.outcome'),
-        width: '96px',
-        render: (row) => {
-          const outcome = endpointEventOf(row).event.outcome;
-          return outcome ? <OutcomeBadge outcome={outcome} /> : null;
-        },
-      },
-      {
-        id: 'summary',
-        header: t('investigation.endpoint.details'),
-        width: 'minmax(240px, 1fr)',
-        render: (row) => <span className="vigil-inv-mono">{endpointSummary(endpointEventOf(row)) || '—'}</span>,
-      },
-      {
-        id: 'tree',
-        header: '',
-        width: '48px',
-        render: (row) =>
-          endpointEventOf(row).host.name ? (
-            <Tooltip label={t('investigation.endpoint.showTree')} withArrow>
-              <ActionIcon
-                variant="subtle"
-                aria-label={t('investigation.endpoint.showTree')}
-                onClick={() => setTree(aroundEvent(row))}
-                data-testid="row-process-tree"
-              >
-                <IconBinaryTree size={16} />
-              </ActionIcon>
-            </Tooltip>
-          ) : null,
-      },
+      column('host', t('investigation.endpoint.host'), 'minmax(100px, 1fr)', ({ host }) =>
+        host.name ? <Pivot value={host.name} onPivot={addHost} /> : '—',
+      ),
+      column('user', t('investigation.endpoint.user'), 'minmax(110px, 1fr)', ({ user }) =>
+        user?.name ? <Pivot value={user.name} label={accountLabel(user) ?? ''} onPivot={addUser} /> : '—',
+      ),
+      column('process', t('investigation.endpoint.process'), 'minmax(110px, 1fr)', ({ process }) =>
+        process
+          ? stackCell(
+              process.name ?? '—',
+              process.pid !== null && <span className="vigil-inv-mono">PID {process.pid}</span>,
+            )
+          : '—',
+      ),
+      // Named actions ("Попытка соединения", "Connection attempted") are longer than the codes were.
+      column('action', t('investigation.endpoint.action'), 'minmax(140px, 1.2fr)', ({ event }) =>
+        // A sender's word outside the vocabulary is shown as it came.
+        stackCell(
+          actionLabel(t, event.action) ?? event.shipperAction ?? event.code ?? '—',
+          event.category.map(endpointCategoryLabel).join(', '),
+        ),
+      ),
+      column('outcome', t('investigation.endpoint.outcome'), '96px', ({ event }) =>
+        event.outcome ? <OutcomeBadge outcome={event.outcome} /> : null,
+      ),
+      column('summary', t('investigation.endpoint.details'), 'minmax(160px, 2fr)', (event) => {
+        const summary = endpointSummary(event) || '—';
+        return (
+          <span className="vigil-inv-mono" title={summary}>
+            {summary}
+          </span>
+        );
+      }),
+      column('tree', '', '48px', (event, row) =>
+        event.host.name ? (
+          <Tooltip label={t('investigation.endpoint.showTree')} withArrow>
+            <ActionIcon
+              variant="subtle"
+              aria-label={t('investigation.endpoint.showTree')}
+              onClick={() => setTree(aroundEvent(row))}
+              data-testid="row-process-tree"
+            >
+              <IconBinaryTree size={16} />
+            </ActionIcon>
+          </Tooltip>
+        ) : null,
+      ),
     ],
     [t, addHost, addUser],
   );
 
   const fields: FilterField<Filters>[] = [
-    {
-      kind: 'search',
-      name: 'search',
-      label: t('common.search'),
-      placeholder: t('investigation.endpoint.searchPlaceholder'),
-      testId: 'filter-search',
-    },
-    {
-      kind: 'custom',
-      name: 'time',
-      render: () => <TimeRangeFilter from={filters.tsFrom} to={filters.tsTo} onChange={setFilters} />,
-    },
     { kind: 'tags', name: 'hostName', label: t('investigation.endpoint.host'), testId: 'filter-host' },
     { kind: 'tags', name: 'userName', label: t('investigation.endpoint.user') },
     { kind: 'tags', name: 'processName', label: t('investigation.endpoint.process') },
@@ -183,18 +142,7 @@ export default function EndpointEventsPage() {
       options: integrityLevels,
     },
     { kind: 'tags', name: 'logonId', label: t('investigation.endpoint.logonId'), placeholder: '0x3e7' },
-    {
-      kind: 'custom',
-      name: 'hash',
-      render: () => (
-        <HashFilter
-          label={t('investigation.endpoint.hash')}
-          value={filters.hash}
-          onChange={(hash) => setFilters({ hash })}
-        />
-      ),
-    },
-    { kind: 'company', name: 'companyId', label: t('investigation.common.company'), testId: 'filter-company' },
+    hashFilterField('hash', t('investigation.endpoint.hash'), model.list),
   ];
   const singleHost = filters.hostName?.length === 1 ? filters.hostName[0]! : null;
 

@@ -1,16 +1,17 @@
-import { Anchor, Button, Loader, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Loader, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
-import { DetailDrawer } from '../../../components/list-page';
+import { EventDrawer, type EventSection } from '../../../components/event-drawer';
+import { DetailSection } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { usePermission } from '../../../lib/permissions';
 import { endpointEventsUrl, mailMessageUrl, withQuery } from '../../triage';
 import { fileDownloadUrl, useFileDetail } from '../api/investigation';
 import { endpointActionLabel } from '../lib/codes';
 import { formatBytes } from '../lib/summaries';
-import { HashValue, KeyValues, Section, useCompanyName, VerdictBadge } from './shared';
+import { hashFields, useCompanyName, VerdictBadge } from './shared';
 
 /** Where one file was seen: companies, mails, endpoint events and files on the wire, each linked. */
 export function FileDrawer({ sha256, onClose }: { sha256: string | null; onClose: () => void }) {
@@ -19,54 +20,42 @@ export function FileDrawer({ sha256, onClose }: { sha256: string | null; onClose
   const companyName = useCompanyName();
   const canDownload = usePermission({ action: 'download', subject: 'warehouse' });
   const file = detail.data;
-  return (
-    <DetailDrawer
-      opened={sha256 !== null}
-      onClose={onClose}
-      title={<Text fw={600}>{file?.filename ?? t('investigation.files.drawerTitle')}</Text>}
-      testId="file-drawer"
-    >
-      {detail.isLoading && <Loader size="sm" />}
-      {detail.error !== null && detail.error !== undefined && (
-        <LoadError message={t('investigation.common.detailFailed')} onRetry={() => void detail.refetch()} />
-      )}
-      {file && (
-        <Stack gap="md">
-          <Section title={t('investigation.files.file')}>
-            <KeyValues
-              items={[
-                [
-                  t('investigation.mail.verdict'),
-                  <VerdictBadge verdict={file.verdict.verdict} severity={file.verdict.severity} />,
-                ],
-                ['SHA-256', <HashValue value={file.sha256} link={false} />],
-                ['SHA-1', file.sha1 ? <HashValue value={file.sha1} link={false} /> : null],
-                ['MD5', file.md5 ? <HashValue value={file.md5} link={false} /> : null],
-                [t('investigation.files.type'), file.detectedType],
-                [t('investigation.files.size'), file.size === null ? null : formatBytes(file.size, i18n.language)],
-                [t('investigation.files.firstSeen'), formatDate(file.firstSeen)],
-                [t('investigation.files.lastSeen'), formatDate(file.lastSeen)],
-                [t('investigation.files.sightings'), String(file.sightings)],
-                [
-                  t('investigation.files.stored'),
-                  file.stored ? t('investigation.files.storedYes') : t('investigation.files.storedNo'),
-                ],
-              ]}
-            />
-            {file.stored && canDownload && (
-              <Button
-                mt="sm"
-                size="xs"
-                variant="light"
-                component="a"
-                href={fileDownloadUrl(file.sha256)}
-                leftSection={<IconDownload size={14} />}
-              >
-                {t('investigation.files.download')}
-              </Button>
-            )}
-          </Section>
-          <Section title={t('investigation.files.companies')}>
+  const sections: EventSection[] | null = !file
+    ? null
+    : [
+        {
+          id: 'file',
+          title: t('investigation.files.file'),
+          fields: [
+            [
+              t('investigation.mail.verdict'),
+              <VerdictBadge verdict={file.verdict.verdict} severity={file.verdict.severity} />,
+            ],
+            ...hashFields(file, false),
+            [t('investigation.files.type'), file.detectedType],
+            [t('investigation.files.size'), file.size === null ? null : formatBytes(file.size, i18n.language)],
+            [t('investigation.files.firstSeen'), formatDate(file.firstSeen)],
+            [t('investigation.files.lastSeen'), formatDate(file.lastSeen)],
+            [t('investigation.files.sightings'), String(file.sightings)],
+            [
+              t('investigation.files.stored'),
+              file.stored ? t('investigation.files.storedYes') : t('investigation.files.storedNo'),
+            ],
+          ],
+          pivots: [
+            file.stored &&
+              canDownload && {
+                label: t('investigation.files.download'),
+                icon: <IconDownload size={14} />,
+                href: fileDownloadUrl(file.sha256),
+              },
+          ],
+        },
+        {
+          id: 'companies',
+          title: t('investigation.files.companies'),
+          fields: [],
+          more: (
             <Table fz="sm" verticalSpacing={4}>
               <Table.Tbody>
                 {file.companies.map((company) => (
@@ -81,47 +70,62 @@ export function FileDrawer({ sha256, onClose }: { sha256: string | null; onClose
                 ))}
               </Table.Tbody>
             </Table>
-          </Section>
-          <Sightings
-            title={t('investigation.files.inMail', { count: file.mails.length })}
-            testId="file-mails"
-            rows={file.mails.map((mail) => ({
-              id: mail.id,
-              ts: mail.ts,
-              to: mailMessageUrl(mail.id),
-              label: mail.subject ?? t('investigation.mail.noSubject'),
-              details: [mail.sender, mail.filename, companyName(mail.companyId)],
-            }))}
-          />
-          <Sightings
-            title={t('investigation.files.onEndpoints', { count: file.endpointEvents.length })}
-            rows={file.endpointEvents.map((event) => ({
-              id: event.id,
-              ts: event.ts,
-              to: endpointEventsUrl({ host_name: event.hostName ?? undefined, hash: file.sha256 }),
-              label: event.hostName ?? '—',
-              details: [
-                event.action ? endpointActionLabel(event.action) : null,
-                event.processName,
-                event.filePath,
-                event.userName,
-              ],
-            }))}
-          />
-          <Sightings
-            title={t('investigation.files.onNetwork', { count: file.networkEvents.length })}
-            rows={file.networkEvents.map((event) => ({
-              id: event.id,
-              ts: event.ts,
-              to: withQuery('/investigation/network', { file_sha256: file.sha256 }),
-              label: `${event.srcIp ?? '—'} → ${event.destIp ?? '—'}`,
-              mono: true,
-              details: [event.appProto, event.filename],
-            }))}
-          />
-        </Stack>
+          ),
+        },
+        <Sightings
+          key="mails"
+          title={t('investigation.files.inMail', { count: file.mails.length })}
+          testId="file-mails"
+          rows={file.mails.map((mail) => ({
+            id: mail.id,
+            ts: mail.ts,
+            to: mailMessageUrl(mail.id),
+            label: mail.subject ?? t('investigation.mail.noSubject'),
+            details: [mail.sender, mail.filename, companyName(mail.companyId)],
+          }))}
+        />,
+        <Sightings
+          key="endpoints"
+          title={t('investigation.files.onEndpoints', { count: file.endpointEvents.length })}
+          rows={file.endpointEvents.map((event) => ({
+            id: event.id,
+            ts: event.ts,
+            to: endpointEventsUrl({ host_name: event.hostName ?? undefined, hash: file.sha256 }),
+            label: event.hostName ?? '—',
+            details: [
+              event.action ? endpointActionLabel(event.action) : null,
+              event.processName,
+              event.filePath,
+              event.userName,
+            ],
+          }))}
+        />,
+        <Sightings
+          key="network"
+          title={t('investigation.files.onNetwork', { count: file.networkEvents.length })}
+          rows={file.networkEvents.map((event) => ({
+            id: event.id,
+            ts: event.ts,
+            to: withQuery('/investigation/network', { file_sha256: file.sha256 }),
+            label: `${event.srcIp ?? '—'} → ${event.destIp ?? '—'}`,
+            mono: true,
+            details: [event.appProto, event.filename],
+          }))}
+        />,
+      ];
+  return (
+    <EventDrawer
+      opened={sha256 !== null}
+      onClose={onClose}
+      heading={{ title: file?.filename ?? t('investigation.files.drawerTitle') }}
+      sections={sections}
+      testId="file-drawer"
+    >
+      {detail.isLoading && <Loader size="sm" />}
+      {detail.error !== null && detail.error !== undefined && (
+        <LoadError message={t('investigation.common.detailFailed')} onRetry={() => void detail.refetch()} />
       )}
-    </DetailDrawer>
+    </EventDrawer>
   );
 }
 
@@ -141,7 +145,7 @@ interface Sighting {
 function Sightings({ title, testId, rows }: { title: string; testId?: string; rows: Sighting[] }) {
   if (rows.length === 0) return null;
   return (
-    <Section title={title} testId={testId}>
+    <DetailSection title={title} testId={testId}>
       <Table fz="sm" verticalSpacing={4}>
         <Table.Tbody>
           {rows.map((row) => (
@@ -166,6 +170,6 @@ function Sightings({ title, testId, rows }: { title: string; testId?: string; ro
           ))}
         </Table.Tbody>
       </Table>
-    </Section>
+    </DetailSection>
   );
 }

@@ -8,7 +8,7 @@ import { fileApiFilters, fileList, type WarehouseHash } from '../api/investigati
 import { formatBytes } from '../lib/summaries';
 import { EventListPage } from './event-list-page';
 import { FileDrawer } from './file-drawer';
-import { HashFilter, useCompanyName, VerdictBadge } from './shared';
+import { hashFilterField, segmentsField, useCompanyName, VerdictBadge } from './shared';
 
 type Filters = typeof fileList.filters;
 
@@ -18,7 +18,7 @@ const sources = ['mail', 'network', 'endpoint'] as const;
 export default function FilesPage() {
   const { t, i18n } = useTranslation();
   const model = useScrolledListPage<WarehouseHash, Filters>(fileList, { toApi: fileApiFilters });
-  const { filters, setFilters } = model.list;
+  const { filters } = model.list;
   const [open, setOpen] = useState<string | null>(null);
   const companyName = useCompanyName();
 
@@ -38,29 +38,31 @@ export default function FilesPage() {
       {
         id: 'name',
         header: t('investigation.files.name'),
-        width: 'minmax(220px, 1.2fr)',
+        width: 'minmax(200px, 2fr)',
         render: (row) =>
           stackCell(
             row.filename ?? t('investigation.files.unnamed'),
-            <span className="vigil-inv-mono">{row.sha256}</span>,
+            <span className="vigil-inv-mono" title={row.sha256}>
+              {row.sha256}
+            </span>,
           ),
       },
       {
         id: 'verdict',
         header: t('investigation.mail.verdict'),
-        width: '120px',
+        width: '118px',
         render: (row) => <VerdictBadge verdict={row.verdict} />,
       },
       {
         id: 'type',
         header: t('investigation.files.type'),
-        width: '90px',
+        width: '80px',
         render: (row) => row.detectedType ?? <span className="vigil-inv-dim">—</span>,
       },
       {
         id: 'size',
         header: t('investigation.files.size'),
-        width: '96px',
+        width: '88px',
         align: 'end',
         render: (row) =>
           row.size === null ? <span className="vigil-inv-dim">—</span> : formatBytes(row.size, i18n.language),
@@ -68,13 +70,13 @@ export default function FilesPage() {
       {
         id: 'sources',
         header: t('investigation.files.seenIn'),
-        width: '130px',
+        width: 'minmax(100px, 1fr)',
         render: (row) => row.sources.map((source) => t(`investigation.files.sources.${source as 'mail'}`)).join(', '),
       },
       {
         id: 'sightings',
         header: t('investigation.files.sightings'),
-        width: '100px',
+        width: '112px',
         sortField: 'sightings',
         align: 'end',
         render: (row) => row.sightings.toLocaleString(i18n.language),
@@ -82,14 +84,14 @@ export default function FilesPage() {
       {
         id: 'last',
         header: t('investigation.files.lastSeen'),
-        width: '140px',
+        width: '156px',
         sortField: 'last_seen',
         render: (row) => formatDate(row.lastSeen),
       },
       {
         id: 'company',
         header: t('investigation.common.company'),
-        width: '140px',
+        width: 'minmax(100px, 1fr)',
         render: (row) => <span className="vigil-inv-dim">{companyName(row.companyId)}</span>,
       },
     ],
@@ -97,25 +99,7 @@ export default function FilesPage() {
   );
 
   const fields: FilterField<Filters>[] = [
-    {
-      kind: 'search',
-      name: 'search',
-      label: t('common.search'),
-      placeholder: t('investigation.files.searchPlaceholder'),
-      testId: 'filter-search',
-    },
-    {
-      kind: 'custom',
-      name: 'sha256',
-      render: () => (
-        <HashFilter
-          label={t('investigation.files.hash')}
-          value={filters.sha256}
-          onChange={(sha256) => setFilters({ sha256 })}
-          testId="filter-hash"
-        />
-      ),
-    },
+    hashFilterField('sha256', t('investigation.files.hash'), model.list, 'filter-hash'),
     {
       kind: 'choice',
       name: 'detectedType',
@@ -129,17 +113,10 @@ export default function FilesPage() {
       label: t('investigation.files.seenIn'),
       options: sources.map((value) => ({ value, label: t(`investigation.files.sources.${value}`) })),
     },
-    {
-      kind: 'segmented',
-      name: 'verdict',
-      label: t('investigation.mail.verdict'),
-      options: [
-        { value: undefined, label: t('common.any') },
-        { value: 'malicious', label: t('investigation.verdict.malicious') },
-        { value: 'unknown', label: t('investigation.verdict.unknown') },
-      ],
-    },
-    { kind: 'company', name: 'companyId', label: t('investigation.common.company'), testId: 'filter-company' },
+    segmentsField('verdict', t('investigation.mail.verdict'), t('common.any'), [
+      ['malicious', t('investigation.verdict.malicious')],
+      ['unknown', t('investigation.verdict.unknown')],
+    ]),
   ];
 
   return (

@@ -9,7 +9,7 @@ import { mailMessageUrl } from '../../triage';
 import { mailList, mailMessageOf, type MailListItem } from '../api/investigation';
 import { EventListPage } from './event-list-page';
 import { AuthPill } from './mail-parts';
-import { TimeRangeFilter, VerdictBadge } from './shared';
+import { VerdictBadge, segmentsField } from './shared';
 
 type Filters = typeof mailList.filters;
 
@@ -20,7 +20,6 @@ const messageUrl = (row: MailListItem) => mailMessageUrl(row.id);
 export default function MailListPage() {
   const { t } = useTranslation();
   const model = useScrolledListPage<MailListItem, Filters>(mailList);
-  const { filters, setFilters } = model.list;
 
   const columns = useMemo<Column<MailListItem>[]>(
     () => [
@@ -34,13 +33,13 @@ export default function MailListPage() {
       {
         id: 'verdict',
         header: t('investigation.mail.verdict'),
-        width: '110px',
+        width: '118px',
         render: (row) => <VerdictBadge verdict={row.verdict.verdict} />,
       },
       {
         id: 'from',
         header: t('investigation.mail.from'),
-        width: '190px',
+        width: 'minmax(134px, 1fr)',
         render: (row) => {
           const from = mailMessageOf(row).from;
           return from ? stackCell(from.name ?? from.address, from.name && from.address) : '—';
@@ -49,7 +48,7 @@ export default function MailListPage() {
       {
         id: 'to',
         header: t('investigation.mail.to'),
-        width: '150px',
+        width: 'minmax(104px, 1fr)',
         render: (row) => {
           const message = mailMessageOf(row);
           const all = [...message.to, ...message.cc];
@@ -66,8 +65,11 @@ export default function MailListPage() {
       {
         id: 'subject',
         header: t('investigation.mail.subject'),
-        width: 'minmax(220px, 1fr)',
-        render: (row) => <span>{mailMessageOf(row).subject ?? t('investigation.mail.noSubject')}</span>,
+        width: 'minmax(160px, 2fr)',
+        render: (row) => {
+          const subject = mailMessageOf(row).subject ?? t('investigation.mail.noSubject');
+          return <span title={subject}>{subject}</span>;
+        },
       },
       {
         id: 'attachments',
@@ -86,7 +88,7 @@ export default function MailListPage() {
       {
         id: 'auth',
         header: t('investigation.mail.authentication'),
-        width: '230px',
+        width: '248px',
         render: (row) => {
           const headers = mailMessageOf(row).headers;
           return (
@@ -109,32 +111,13 @@ export default function MailListPage() {
     options: authResults,
   });
   const fields: FilterField<Filters>[] = [
-    {
-      kind: 'search',
-      name: 'search',
-      label: t('common.search'),
-      placeholder: t('investigation.mail.searchPlaceholder'),
-      testId: 'filter-search',
-    },
-    {
-      kind: 'custom',
-      name: 'time',
-      render: () => <TimeRangeFilter from={filters.tsFrom} to={filters.tsTo} onChange={setFilters} />,
-    },
     authFilter('spf'),
     authFilter('dkim'),
     authFilter('dmarc'),
-    {
-      kind: 'segmented',
-      name: 'hasAttachments',
-      label: t('investigation.mail.attachments'),
-      options: [
-        { value: undefined, label: t('common.any') },
-        { value: true, label: t('investigation.mail.withAttachments') },
-        { value: false, label: t('investigation.mail.withoutAttachments') },
-      ],
-    },
-    { kind: 'company', name: 'companyId', label: t('investigation.common.company'), testId: 'filter-company' },
+    segmentsField('hasAttachments', t('investigation.mail.attachments'), t('common.any'), [
+      [true, t('investigation.mail.withAttachments')],
+      [false, t('investigation.mail.withoutAttachments')],
+    ]),
   ];
 
   return <EventListPage section="mail" model={model} columns={columns} filters={fields} rowHref={messageUrl} />;

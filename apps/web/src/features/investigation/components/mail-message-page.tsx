@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconArrowLeft, IconChevronDown, IconChevronRight, IconScissors } from '@tabler/icons-react';
 import { MAX_EVENT_STRING } from '@vigil/contract/client';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { LoadError } from '../../../components/list';
@@ -30,6 +30,32 @@ import { MailHeaders } from './mail-headers';
 import { AuthPill, MailHtmlFrame } from './mail-parts';
 import { HashValue, KeyValues, Section, useCompanyName, VerdictBadge } from './shared';
 import { useRouteId } from '../../../lib/route-id';
+
+/** A section listing what a message holds (links, attachments), or saying it holds none. */
+function ListedSection({
+  title,
+  testId,
+  none,
+  children,
+}: {
+  title: string;
+  testId: string;
+  /** The text shown instead of the list when there is nothing in it; false when there is. */
+  none: string | false;
+  children: ReactNode;
+}) {
+  return (
+    <Section title={title} testId={testId}>
+      {none === false ? (
+        children
+      ) : (
+        <Text c="dimmed" size="sm">
+          {none}
+        </Text>
+      )}
+    </Section>
+  );
+}
 
 function AddressList({ items }: { items: MailAddressView[] }) {
   const { t } = useTranslation();
@@ -229,109 +255,102 @@ export default function MailMessagePage() {
         </Tabs.Panel>
       </Tabs>
 
-      <Section title={t('investigation.mail.urls', { count: detail.urls.length })} testId="mail-urls">
-        {detail.urls.length === 0 ? (
-          <Text c="dimmed" size="sm">
-            {t('investigation.mail.noUrls')}
-          </Text>
-        ) : (
-          <Table fz="sm" verticalSpacing={6}>
-            <Table.Tbody>
-              {detail.urls.map((url) => (
-                <Table.Tr key={url.url}>
-                  <Table.Td className="vigil-inv-mono" style={{ overflowWrap: 'anywhere' }}>
-                    {url.url}
-                    {attachmentsWithUrl(url.url, detail.attachments, t('investigation.files.unnamed')).map((name) => (
-                      <Text key={name} size="xs" c="dimmed">
-                        {t('investigation.mail.inAttachment', { name })}
-                      </Text>
-                    ))}
-                  </Table.Td>
-                  <Table.Td w={150}>
-                    {url.host && (
-                      <Anchor component={Link} to={networkEventsUrl({ search: url.host })} size="xs">
-                        {t('investigation.mail.seenOnNetwork')}
-                      </Anchor>
-                    )}
-                  </Table.Td>
-                  <Table.Td w={150}>
-                    <VerdictBadge verdict={url.verdict.verdict} severity={url.verdict.severity} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </Section>
+      <ListedSection
+        title={t('investigation.mail.urls', { count: detail.urls.length })}
+        testId="mail-urls"
+        none={detail.urls.length === 0 && t('investigation.mail.noUrls')}
+      >
+        <Table fz="sm" verticalSpacing={6}>
+          <Table.Tbody>
+            {detail.urls.map((url) => (
+              <Table.Tr key={url.url}>
+                <Table.Td className="vigil-inv-mono" style={{ overflowWrap: 'anywhere' }}>
+                  {url.url}
+                  {attachmentsWithUrl(url.url, detail.attachments, t('investigation.files.unnamed')).map((name) => (
+                    <Text key={name} size="xs" c="dimmed">
+                      {t('investigation.mail.inAttachment', { name })}
+                    </Text>
+                  ))}
+                </Table.Td>
+                <Table.Td w={150}>
+                  {url.host && (
+                    <Anchor component={Link} to={networkEventsUrl({ search: url.host })} size="xs">
+                      {t('investigation.mail.seenOnNetwork')}
+                    </Anchor>
+                  )}
+                </Table.Td>
+                <Table.Td w={150}>
+                  <VerdictBadge verdict={url.verdict.verdict} severity={url.verdict.severity} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ListedSection>
 
-      <Section
+      <ListedSection
         title={t('investigation.mail.attachmentsCount', { count: detail.attachments.length })}
         testId="mail-attachments"
+        none={detail.attachments.length === 0 && t('investigation.mail.noAttachments')}
       >
-        {detail.attachments.length === 0 ? (
-          <Text c="dimmed" size="sm">
-            {t('investigation.mail.noAttachments')}
-          </Text>
-        ) : (
-          <Table fz="sm" verticalSpacing={6}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('investigation.files.name')}</Table.Th>
-                <Table.Th>{t('investigation.files.type')}</Table.Th>
-                <Table.Th>{t('investigation.files.size')}</Table.Th>
-                <Table.Th>SHA-256</Table.Th>
-                <Table.Th>{t('investigation.mail.verdict')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {detail.attachments.map((attachment) => (
-                <Table.Tr key={attachment.id} data-testid="attachment-row">
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                    {attachment.filename ?? t('investigation.files.unnamed')}
-                    {attachment.inline && (
-                      <Badge ml={6} size="xs" variant="light" color="gray">
-                        {t('investigation.mail.inline')}
+        <Table fz="sm" verticalSpacing={6}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('investigation.files.name')}</Table.Th>
+              <Table.Th>{t('investigation.files.type')}</Table.Th>
+              <Table.Th>{t('investigation.files.size')}</Table.Th>
+              <Table.Th>SHA-256</Table.Th>
+              <Table.Th>{t('investigation.mail.verdict')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {detail.attachments.map((attachment) => (
+              <Table.Tr key={attachment.id} data-testid="attachment-row">
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  {attachment.filename ?? t('investigation.files.unnamed')}
+                  {attachment.inline && (
+                    <Badge ml={6} size="xs" variant="light" color="gray">
+                      {t('investigation.mail.inline')}
+                    </Badge>
+                  )}
+                  {attachment.doubleExtension && (
+                    <Tooltip label={t('investigation.mail.doubleExtensionHint')}>
+                      <Badge
+                        ml={6}
+                        size="xs"
+                        variant="filled"
+                        color="red"
+                        leftSection={<IconAlertTriangle size={10} />}
+                        data-testid="double-extension"
+                      >
+                        {t('investigation.mail.doubleExtension')}
                       </Badge>
-                    )}
-                    {attachment.doubleExtension && (
-                      <Tooltip label={t('investigation.mail.doubleExtensionHint')}>
-                        <Badge
-                          ml={6}
-                          size="xs"
-                          variant="filled"
-                          color="red"
-                          leftSection={<IconAlertTriangle size={10} />}
-                          data-testid="double-extension"
-                        >
-                          {t('investigation.mail.doubleExtension')}
-                        </Badge>
-                      </Tooltip>
-                    )}
+                    </Tooltip>
+                  )}
+                  <Text size="xs" c="dimmed">
+                    {attachment.contentType}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {attachment.detectedType}
+                  {attachment.urls.length > 0 && (
                     <Text size="xs" c="dimmed">
-                      {attachment.contentType}
+                      {t('investigation.mail.linksInside', { count: attachment.urls.length })}
                     </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {attachment.detectedType}
-                    {attachment.urls.length > 0 && (
-                      <Text size="xs" c="dimmed">
-                        {t('investigation.mail.linksInside', { count: attachment.urls.length })}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(attachment.size, i18n.language)}</Table.Td>
-                  <Table.Td maw={360}>
-                    <HashValue value={attachment.sha256} />
-                  </Table.Td>
-                  <Table.Td>
-                    <VerdictBadge verdict={attachment.verdict.verdict} severity={attachment.verdict.severity} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </Section>
+                  )}
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(attachment.size, i18n.language)}</Table.Td>
+                <Table.Td maw={360}>
+                  <HashValue value={attachment.sha256} />
+                </Table.Td>
+                <Table.Td>
+                  <VerdictBadge verdict={attachment.verdict.verdict} severity={attachment.verdict.severity} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ListedSection>
     </Stack>
   );
 }

@@ -8,20 +8,32 @@ import { networkCodeLabel, networkEventTypes } from '../lib/codes';
 import { networkSummary } from '../lib/summaries';
 import { EventListPage } from './event-list-page';
 import { NetworkEventDrawer } from './network-event-drawer';
-import { EventTypeBadge, HashValue, Pivot, TimeRangeFilter, eventTimeColumn } from './shared';
+import { EventTypeBadge, HashValue, Pivot, eventColumns, eventTimeColumn, segmentsField } from './shared';
 
 type Filters = typeof networkList.filters;
 
 const severities = ['critical', 'high', 'medium', 'low', 'info'] as const;
 const protocols = ['TCP', 'UDP', 'ICMP', 'IPv6-ICMP', 'SCTP'];
 const appProtocols = ['dns', 'http', 'tls', 'smtp', 'smb', 'ssh', 'ftp', 'krb5', 'dcerpc', 'rdp'];
+const column = eventColumns(networkEventOf);
 const isPort = (port: number) => Number.isInteger(port) && port >= 0 && port <= 65_535;
+
+/** A flow in one line of text: `10.0.0.1:51514 → 203.0.113.80:443`. */
+function flowText(event: {
+  srcIp: string | null;
+  srcPort: number | null;
+  destIp: string | null;
+  destPort: number | null;
+}) {
+  const end = (ip: string | null, port: number | null) => `${ip ?? '—'}${port === null ? '' : `:${port}`}`;
+  return `${end(event.srcIp, event.srcPort)} → ${end(event.destIp, event.destPort)}`;
+}
 
 /** Investigation → Network: Suricata events with their filters in the URL, a virtualised list and a detail drawer. */
 export default function NetworkPage() {
   const { t, i18n } = useTranslation();
   const model = useScrolledListPage<StoredEvent, Filters>(networkList);
-  const { filters, setFilters } = model.list;
+  const { setFilters } = model.list;
   const [open, setOpen] = useState<StoredEvent | null>(null);
 
   const addIp = useAddToFilter(model.list, 'ip');
@@ -30,85 +42,42 @@ export default function NetworkPage() {
   const columns = useMemo<Column<StoredEvent>[]>(
     () => [
       eventTimeColumn(t('investigation.common.time')),
-      {
-        id: 'type',
-        header: t('investigation.network.type'),
-        width: '88px',
-        render: (row) => <EventTypeBadge type={networkEventOf(row).eventType} />,
-      },
-      {
-        id: 'flow',
-        header: t('investigation.network.flow'),
-        width: '270px',
-        render: (row) => {
-          const event = networkEventOf(row);
-          return (
-            <span>
-              {event.srcIp ? <Pivot value={event.srcIp} onPivot={addIp} /> : '—'}
-              {event.srcPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.srcPort}</span>}
-              <span className="vigil-inv-arrow">→</span>
-              {event.destIp ? <Pivot value={event.destIp} onPivot={addIp} /> : '—'}
-              {event.destPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.destPort}</span>}
-            </span>
-          );
-        },
-      },
-      {
-        id: 'proto',
-        header: t('investigation.network.protoApp'),
-        width: '110px',
-        render: (row) => {
-          const event = networkEventOf(row);
-          return (
-            <span>
-              {event.proto ?? '—'}
-              {event.appProto && <span className="vigil-inv-dim"> / {event.appProto}</span>}
-            </span>
-          );
-        },
-      },
-      {
-        id: 'summary',
-        header: t('investigation.network.summary'),
-        width: 'minmax(250px, 1fr)',
-        render: (row) => {
-          const event = networkEventOf(row);
-          const summary = networkSummary(event, i18n.language, networkCodeLabel);
-          return stackCell(summary.main || '—', summary.sha256 ? <HashValue value={summary.sha256} /> : summary.detail);
-        },
-      },
-      {
-        id: 'severity',
-        header: t('investigation.network.severity'),
-        width: '112px',
-        render: (row) => {
-          const severity = networkEventOf(row).severity;
-          return severity ? severityPill(severity, labels.severity[severity]) : null;
-        },
-      },
-      {
-        id: 'sensor',
-        header: t('investigation.network.sensor'),
-        width: '120px',
-        render: (row) => <span className="vigil-inv-dim">{networkEventOf(row).host ?? '—'}</span>,
-      },
+      column('type', t('investigation.network.type'), '88px', (event) => <EventTypeBadge type={event.eventType} />),
+      // Source over destination: each address with its port is whole on its own line.
+      column('flow', t('investigation.network.flow'), 'minmax(200px, 1fr)', (event) => (
+        <span className="vigil-cell-stack" title={flowText(event)}>
+          <span>
+            {event.srcIp ? <Pivot value={event.srcIp} onPivot={addIp} /> : '—'}
+            {event.srcPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.srcPort}</span>}
+          </span>
+          <span>
+            <span className="vigil-inv-arrow">→</span>
+            {event.destIp ? <Pivot value={event.destIp} onPivot={addIp} /> : '—'}
+            {event.destPort !== null && <span className="vigil-inv-dim vigil-inv-mono">:{event.destPort}</span>}
+          </span>
+        </span>
+      )),
+      column('proto', t('investigation.network.protoApp'), '96px', (event) => (
+        <span>
+          {event.proto ?? '—'}
+          {event.appProto && <span className="vigil-inv-dim"> / {event.appProto}</span>}
+        </span>
+      )),
+      column('summary', t('investigation.network.summary'), 'minmax(200px, 2fr)', (event) => {
+        const summary = networkSummary(event, i18n.language, networkCodeLabel);
+        return stackCell(summary.main || '—', summary.sha256 ? <HashValue value={summary.sha256} /> : summary.detail);
+      }),
+      column('severity', t('investigation.network.severity'), '100px', ({ severity }) =>
+        severity ? severityPill(severity, labels.severity[severity]) : null,
+      ),
+      column('sensor', t('investigation.network.sensor'), 'minmax(90px, 0.6fr)', (event) => (
+        <span className="vigil-inv-dim">{event.host ?? '—'}</span>
+      )),
     ],
     [t, i18n.language, addIp, labels],
   );
 
   const fields: FilterField<Filters>[] = [
-    {
-      kind: 'search',
-      name: 'search',
-      label: t('common.search'),
-      placeholder: t('investigation.network.searchPlaceholder'),
-      testId: 'filter-search',
-    },
-    {
-      kind: 'custom',
-      name: 'time',
-      render: () => <TimeRangeFilter from={filters.tsFrom} to={filters.tsTo} onChange={setFilters} />,
-    },
     {
       kind: 'choice',
       name: 'eventType',
@@ -129,7 +98,6 @@ export default function NetworkPage() {
       label: t('investigation.network.severity'),
       options: severities.map((value) => ({ value, label: t(`triage.severity.${value}`) })),
     },
-    { kind: 'company', name: 'companyId', label: t('investigation.common.company'), testId: 'filter-company' },
   ];
   const more: FilterField<Filters>[] = [
     { kind: 'tags', name: 'srcIp', label: t('investigation.network.source'), testId: 'filter-src-ip' },
@@ -151,16 +119,10 @@ export default function NetworkPage() {
     { kind: 'tags', name: 'dhcpAssignedIp', label: t('investigation.network.assignedIp') },
     { kind: 'search', name: 'smtpAddress', label: t('investigation.network.smtpAddress') },
     { kind: 'search', name: 'tlsSerial', label: t('investigation.network.serial') },
-    {
-      kind: 'segmented',
-      name: 'fileStored',
-      label: t('investigation.network.fileStored'),
-      options: [
-        { value: undefined, label: t('common.any') },
-        { value: true, label: t('investigation.network.storedYes') },
-        { value: false, label: t('investigation.network.storedNo') },
-      ],
-    },
+    segmentsField('fileStored', t('investigation.network.fileStored'), t('common.any'), [
+      [true, t('investigation.network.storedYes')],
+      [false, t('investigation.network.storedNo')],
+    ]),
   ];
 
   return (

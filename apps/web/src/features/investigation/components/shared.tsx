@@ -1,6 +1,6 @@
-import { ActionIcon, CopyButton, Group, Menu, Button, TextInput, Tooltip } from '@mantine/core';
-import { IconCalendarTime, IconCheck, IconCopy } from '@tabler/icons-react';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { Group, Menu, Button, TextInput, Tooltip } from '@mantine/core';
+import { IconCalendarTime } from '@tabler/icons-react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { formatDate, isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
@@ -9,7 +9,11 @@ import { useSignedInUser } from '../../../lib/session';
 export { DetailSection as Section, KeyValues } from '../../../components/list-page';
 import { filesUrl } from '../../triage';
 import { DateTimeInput } from '../../../lib/dates/date-time-field';
+import type { Field } from '../../../components/event-drawer';
+import { CopyAction } from '../../../components/ui/copy-field';
 import type { Column } from '../../../components/list';
+import type { FilterField } from '../../../components/list-page';
+import type { FilterKind, FiltersOf, ListState } from '../../../lib/list';
 import type { StoredEvent } from '../api/investigation';
 import { networkCodeLabel } from '../lib/codes';
 
@@ -112,7 +116,6 @@ function PivotHint({ value, target }: { value: string; target: RefObject<HTMLBut
 
 /** A hash shown in monospace with a copy button; a SHA-256 links to the files page. */
 export function HashValue({ value, link = true }: { value: string; link?: boolean }) {
-  const { t } = useTranslation();
   const isSha256 = /^[0-9a-f]{64}$/i.test(value);
   return (
     <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
@@ -130,25 +133,29 @@ export function HashValue({ value, link = true }: { value: string; link?: boolea
           {value}
         </span>
       )}
-      <CopyButton value={value} timeout={1500}>
-        {({ copied, copy }) => (
-          <ActionIcon
-            size="sm"
-            variant="subtle"
-            color={copied ? 'teal' : 'gray'}
-            aria-label={t('common.copy')}
-            onClick={(event) => {
-              event.stopPropagation();
-              copy();
-            }}
-          >
-            {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-          </ActionIcon>
-        )}
-      </CopyButton>
+      <CopyAction value={value} size="sm" />
     </Group>
   );
 }
+
+interface Hashes {
+  sha256: string | null;
+  sha1: string | null;
+  md5: string | null;
+}
+
+/** A file's hashes as drawer fields, strongest first; the SHA-256 links to the files page unless `link` is false. */
+export function hashFields(hash: Hashes, link = true): Field[] {
+  return [
+    ['SHA-256', hash.sha256 ? <HashValue value={hash.sha256} link={link} /> : null],
+    ['SHA-1', hash.sha1 ? <HashValue value={hash.sha1} link={false} /> : null],
+    ['MD5', hash.md5 ? <HashValue value={hash.md5} link={false} /> : null],
+  ];
+}
+
+/** A value set in the monospace face; nothing when there is none. */
+export const mono = (value: string | null | undefined) =>
+  value ? <span className="vigil-inv-mono">{value}</span> : null;
 
 const presets = [
   ['last15m', 15 * 60_000],
@@ -247,29 +254,83 @@ export function HashFilter({
   );
 }
 
+/** A hash box as a field of a list's filter bar, bound to the filter `name`. */
+export function hashFilterField<D extends Record<string, FilterKind>>(
+  name: Extract<keyof D, string>,
+  label: string,
+  list: Pick<ListState<D>, 'filters' | 'setFilters'>,
+  testId?: string,
+): FilterField<D> {
+  return {
+    kind: 'custom',
+    name,
+    render: () => (
+      <HashFilter
+        label={label}
+        value={list.filters[name] as string | undefined}
+        onChange={(hash) => list.setFilters({ [name]: hash } as FiltersOf<D>)}
+        testId={testId}
+      />
+    ),
+  };
+}
+
+/** A filter of a few values side by side, "any" (no filter) first; each value with its name. */
+export function segmentsField<D extends Record<string, FilterKind>>(
+  name: Extract<keyof D, string>,
+  label: string,
+  any: string,
+  values: readonly [value: string | boolean, label: string][],
+): FilterField<D> {
+  const options = [{ value: undefined, label: any }, ...values.map(([value, text]) => ({ value, label: text }))];
+  return { kind: 'segmented', name, label, options };
+}
+
 /** The name of a company the user sees. */
 export function useCompanyName(): (id: number) => string {
   const me = useSignedInUser();
   return (id) => me.companies.find((company) => company.id === id)?.name ?? `#${id}`;
 }
 
+/** What an event list gives its drawer: the open row (null: closed), and how to filter the list by a value (closing it). */
+export interface EventDrawerProps<Filter> {
+  row: StoredEvent | null;
+  onClose: () => void;
+  onFilter: (filter: Filter) => void;
+}
+
 /**
  * What an event's drawer takes from the event's detail read: the event (the list's copy until the
- * detail is there) and the drawer's state with the raw record.
+ * detail is there) and the drawer's state with the raw record, its closing and its test id.
  */
 export function useEventDetail<View>(
   row: StoredEvent | null,
   detail: { isLoading: boolean; error: unknown; data?: { event: unknown; raw: unknown } },
+  drawer: { onClose: () => void; testId: string },
 ) {
   const { t } = useTranslation();
   return {
     event: (detail.data?.event ?? row?.event) as View | undefined,
     drawer: {
+      ...drawer,
       opened: row !== null,
       raw: { isLoading: detail.isLoading, error: detail.error, raw: detail.data?.raw },
       rawTitle: t('investigation.common.raw'),
     },
   };
+}
+
+/**
+ * The column builder of an event list whose cells read the event's view (`of(row)`), not the stored
+ * row: `column('proto', header, '96px', (event) => …)`.
+ */
+export function eventColumns<View>(of: (row: StoredEvent) => View) {
+  return (
+    id: string,
+    header: string,
+    width: string,
+    render: (event: View, row: StoredEvent) => ReactNode,
+  ): Column<StoredEvent> => ({ id, header, width, render: (row) => render(of(row), row) });
 }
 
 /** The first column of an event list: when the event happened, to the second; the list sorts by it. */

@@ -32,14 +32,14 @@ function useAlertColumns(numberFormat: Intl.NumberFormat): Column<Alert>[] {
       {
         id: 'severity',
         header: t('alerts.columns.severity'),
-        width: '104px',
+        width: '116px',
         sortField: 'severity',
         render: (row) => severityPill(row.severity, labels.severity[row.severity]),
       },
       {
         id: 'title',
         header: t('alerts.columns.title'),
-        width: 'minmax(200px, 1fr)',
+        width: 'minmax(212px, 4fr)',
         render: (row) => (
           <span className="vigil-alert-title" data-status={row.status}>
             {sourceIcon(row.source, sourceLabels[row.source] ?? row.source)}
@@ -52,13 +52,13 @@ function useAlertColumns(numberFormat: Intl.NumberFormat): Column<Alert>[] {
       {
         id: 'status',
         header: t('alerts.columns.status'),
-        width: '108px',
+        width: '104px',
         render: (row) => alertStatusPill(row.status, labels.alertStatus[row.status]),
       },
       {
         id: 'assignee',
         header: t('alerts.columns.assignee'),
-        width: '130px',
+        width: 'minmax(88px, 1fr)',
         // Plain elements in cells: a row is mounted each time it scrolls into view.
         render: (row) =>
           row.assigneeId === null ? (
@@ -73,16 +73,21 @@ function useAlertColumns(numberFormat: Intl.NumberFormat): Column<Alert>[] {
         ? {
             id: 'company',
             header: t('alerts.columns.company'),
-            width: '130px',
-            render: (row) => (
-              <span className="vigil-ellipsis">{companies.byId.get(row.companyId) ?? `#${row.companyId}`}</span>
-            ),
+            width: 'minmax(88px, 1fr)',
+            render: (row) => {
+              const name = companies.byId.get(row.companyId) ?? `#${row.companyId}`;
+              return (
+                <span className="vigil-ellipsis" title={name}>
+                  {name}
+                </span>
+              );
+            },
           }
         : null,
       {
         id: 'tags',
         header: t('alerts.columns.tags'),
-        width: '120px',
+        width: 'minmax(48px, 0.5fr)',
         render: (row) => (
           <span className="vigil-alert-tags" title={row.tags.join(', ')}>
             {row.tags.map((tag) => (
@@ -96,7 +101,7 @@ function useAlertColumns(numberFormat: Intl.NumberFormat): Column<Alert>[] {
       {
         id: 'count',
         header: t('alerts.columns.count'),
-        width: '84px',
+        width: '76px',
         sortField: 'count',
         align: 'end',
         render: (row) => <span className="vigil-num">{numberFormat.format(row.count)}</span>,
@@ -104,7 +109,7 @@ function useAlertColumns(numberFormat: Intl.NumberFormat): Column<Alert>[] {
       {
         id: 'lastSeen',
         header: t('alerts.columns.lastSeen'),
-        width: '148px',
+        width: '144px',
         sortField: 'last_seen',
         render: (row) => <span className="vigil-num">{formatDate(row.lastSeen, 'isoDateTime')}</span>,
       },
