@@ -32,7 +32,8 @@ function useAlertColumns(numberFormat: Intl.NumberFormat): Column<Alert>[] {
       {
         id: 'severity',
         header: t('alerts.columns.severity'),
-        width: '116px',
+        // The longest pill, Russian «Критическая», whole.
+        width: '128px',
         sortField: 'severity',
         render: (row) => severityPill(row.severity, labels.severity[row.severity]),
       },
