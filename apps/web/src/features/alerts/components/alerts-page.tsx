@@ -1,18 +1,20 @@
 import { ActionIcon, Stack, Tooltip } from '@mantine/core';
 import { IconKeyboard, IconRefresh } from '@tabler/icons-react';
-import { useMemo, useRef } from 'react';
+import { lazy, Suspense, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadError } from '../../../components/list';
+import { LoadError } from '../../../components/list/list-error';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useAfterFirstPaint } from '../../../lib/after-paint';
 import { useLiveStatus } from '../../../lib/live';
 import { AlertFilters } from './alert-filters';
 import { AlertsBulkBar } from './queue/alerts-bulk-bar';
-import { AlertsDialogs } from './queue/alerts-dialogs';
 import { AlertsTable } from './queue/alerts-table';
 import { useAlertQueue } from './queue/use-alert-queue';
 import { useTriageActions } from './queue/use-triage-actions';
 import './alerts.css';
+
+// The dialogs open only on a user's action: their code arrives after the queue is drawn.
+const AlertsDialogs = lazy(async () => ({ default: (await import('./queue/alerts-dialogs')).AlertsDialogs }));
 
 /** Alerts → the triage queue: filters in the URL, a virtualised table, bulk actions, live arrivals, shortcuts. */
 export default function AlertsPage() {
@@ -87,7 +89,11 @@ export default function AlertsPage() {
 
       <AlertsTable queue={queue} selectable={actions.mayBulk} numberFormat={numberFormat} onOpen={actions.openAlert} />
 
-      {painted && <AlertsDialogs actions={actions} />}
+      {painted && (
+        <Suspense fallback={null}>
+          <AlertsDialogs actions={actions} />
+        </Suspense>
+      )}
     </Stack>
   );
 }
