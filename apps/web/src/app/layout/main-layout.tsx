@@ -1,4 +1,4 @@
-import { AppShell, Loader } from '@mantine/core';
+import { Loader } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from '../../lib/router';
@@ -19,19 +19,14 @@ export function MainLayout() {
   }, [location, close]);
 
   return (
-    <AppShell
-      header={{ height: 56 }}
-      navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
-      padding={0}
-      className="vigil-shell"
-    >
-      <AppShell.Header className="vigil-shell__header">
+    <div className="vigil-shell" data-nav-opened={navOpened || undefined}>
+      <header className="vigil-shell__header">
         <Header navOpened={navOpened} onToggleNav={toggle} />
-      </AppShell.Header>
-      <AppShell.Navbar className="vigil-shell__navbar">
+      </header>
+      <nav className="vigil-shell__navbar">
         <Sidebar />
-      </AppShell.Navbar>
-      <AppShell.Main className="vigil-shell__main">
+      </nav>
+      <main className="vigil-shell__main">
         <MaintenanceBanner />
         <ImpersonationBanner />
         <div className="vigil-page">
@@ -45,8 +40,8 @@ export function MainLayout() {
             <Outlet />
           </Suspense>
         </div>
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </div>
   );
 }
 

@@ -1,7 +1,6 @@
 import './virtual-table.css';
 import { Loader, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   memo,
   useCallback,
@@ -18,6 +17,7 @@ import { useTranslation } from '../../lib/i18n';
 import { useNavigate } from '../../lib/router';
 import { orderingField } from '../../lib/list';
 import type { Selection } from './selection';
+import { useFixedRows } from './use-fixed-rows';
 
 /** One column of a virtual table. */
 export interface Column<Row> {
@@ -355,17 +355,15 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
       : fitRows
         ? Math.min(fill.height, HEAD_HEIGHT + Math.max(rows.length, FIT_MIN_ROWS) * rowHeight)
         : fill.height;
-  const virtualizer = useVirtualizer({
+  const { items, totalSize, scrollToIndex } = useFixedRows({
     count: itemCount,
+    rowHeight,
     // Rows are drawn in the first paint, before the scroll box has been measured.
-    initialRect: { width: 0, height: tableHeight },
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
+    initialHeight: tableHeight,
+    scrollRef,
     // Rows are cheap to mount; a few beyond the edges is enough at any scrolling speed a person uses.
     overscan: OVERSCAN,
-    paddingStart: 0,
   });
-  const items = virtualizer.getVirtualItems();
   const rowStrings = useRowStrings(rowLabel, rowClassName, rowSelectable);
   const lastItem = items[items.length - 1];
 
@@ -381,9 +379,9 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     if (activeIndex === scrolledTo.current) return;
     if (activeIndex !== undefined && activeIndex >= 0 && activeIndex < rows.length) {
       scrolledTo.current = activeIndex;
-      virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+      scrollToIndex(activeIndex, { align: 'auto' });
     }
-  }, [activeIndex, rows.length, virtualizer]);
+  }, [activeIndex, rows.length, scrollToIndex]);
 
   // Row callbacks read the latest props through a ref, so they stay the same function and the
   // memoised rows do not render again when the page around them does.
@@ -502,7 +500,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
         ) : showEmpty ? (
           <div className="vigil-vtable__empty">{empty ?? texts.nothingFound}</div>
         ) : (
-          <div role="rowgroup" className="vigil-vtable__body" style={{ height: virtualizer.getTotalSize() }}>
+          <div role="rowgroup" className="vigil-vtable__body" style={{ height: totalSize }}>
             {items.map((item) => {
               const row = rows[item.index];
               if (row === undefined) {

@@ -3,7 +3,7 @@ import { IconFilterOff } from '@tabler/icons-react';
 import { alertSeverityValues, alertSources, alertStatuses } from '@vigil/contract/client';
 import { memo, type Ref } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { FilterControl, SearchFilter, type FilterField } from '../../../components/list-page';
+import { FilterControl, SearchFilter, type FilterField } from '../../../components/list-page/filter-bar';
 import type { ListState } from '../../../lib/list';
 import { useSignedInUser } from '../../../lib/session';
 import type { alertList } from '../api/alerts';

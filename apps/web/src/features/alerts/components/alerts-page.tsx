@@ -1,19 +1,22 @@
 import { Stack, Tooltip } from '@mantine/core';
 import { IconKeyboard, IconRefresh } from '@tabler/icons-react';
-import { useMemo, useRef } from 'react';
+import { lazy, Suspense, useMemo, useRef } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { LoadError } from '../../../components/list';
+import { LoadError } from '../../../components/list/list-error';
 import { IconButton } from '../../../components/ui/icon-button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useAfterFirstPaint } from '../../../lib/after-paint';
 import { useLiveStatus } from '../../../lib/live';
 import { AlertFilters } from './alert-filters';
-import { AlertsBulkBar } from './queue/alerts-bulk-bar';
-import { AlertsDialogs } from './queue/alerts-dialogs';
 import { AlertsTable } from './queue/alerts-table';
 import { useAlertQueue } from './queue/use-alert-queue';
 import { useTriageActions } from './queue/use-triage-actions';
 import './alerts.css';
+
+// The dialogs and the bulk bar (shown once rows are ticked) wait for a user's action: their code
+// arrives after the queue is drawn.
+const AlertsDialogs = lazy(async () => ({ default: (await import('./queue/alerts-dialogs')).AlertsDialogs }));
+const AlertsBulkBar = lazy(async () => ({ default: (await import('./queue/alerts-bulk-bar')).AlertsBulkBar }));
 
 /** Alerts → the triage queue: filters in the URL, a virtualised table, bulk actions, live arrivals, shortcuts. */
 export default function AlertsPage() {
@@ -76,11 +79,19 @@ export default function AlertsPage() {
         <LoadError message={t('alerts.queue.loadFailed')} onRetry={() => void queue.queue.refresh()} />
       )}
 
-      {actions.mayBulk && <AlertsBulkBar queue={queue} actions={actions} />}
+      {actions.mayBulk && painted && (
+        <Suspense fallback={null}>
+          <AlertsBulkBar queue={queue} actions={actions} />
+        </Suspense>
+      )}
 
       <AlertsTable queue={queue} selectable={actions.mayBulk} numberFormat={numberFormat} onOpen={actions.openAlert} />
 
-      {painted && <AlertsDialogs actions={actions} />}
+      {painted && (
+        <Suspense fallback={null}>
+          <AlertsDialogs actions={actions} />
+        </Suspense>
+      )}
     </Stack>
   );
 }

@@ -2,7 +2,7 @@ import { Button, Menu } from '@mantine/core';
 import { IconCheck, IconChevronDown, IconShieldPlus, IconTag, IconUser } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../../../lib/i18n';
-import { SelectionBar } from '../../../../components/list';
+import { SelectionBar } from '../../../../components/list/selection-bar';
 import type { AlertQueue } from './use-alert-queue';
 import type { Target, TriageActions } from './use-triage-actions';
 

@@ -2,7 +2,7 @@ import { Button, Stack, Text } from '@mantine/core';
 import { alertSources } from '@vigil/contract/client';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from '../../../../lib/i18n';
-import { VirtualTable, type Column } from '../../../../components/list';
+import { VirtualTable, type Column } from '../../../../components/list/virtual-table';
 import { formatDate } from '../../../../lib/dates';
 import { useSignedInUser } from '../../../../lib/session';
 import { alertStatusPill, severityPill, useTriageLabels } from '../../../triage';

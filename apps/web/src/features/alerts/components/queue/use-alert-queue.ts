@@ -1,7 +1,7 @@
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import type { Alert as AlertWire, ListAnswer } from '@vigil/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSelection } from '../../../../components/list';
+import { useSelection } from '../../../../components/list/selection';
 import type { Camelize } from '../../../../lib/http';
 import { useListState } from '../../../../lib/list';
 import { useInfiniteList } from '../../../../lib/list/infinite';
