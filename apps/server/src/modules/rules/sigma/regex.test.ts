@@ -46,7 +46,10 @@ const text = fc.string({ unit: fc.constantFrom('a', 'b', 'A', 'B', '1', '-', ' '
 describe('the linear automaton', () => {
   it('finds what JavaScript finds, for random patterns, texts and flags', () => {
     fc.assert(
-      fc.property(pattern, text, fc.boolean(), fc.boolean(), fc.boolean(), (source, value, i, m, s) => {
+      fc.property(pattern, text, fc.boolean(), fc.boolean(), fc.boolean(), (source, whole, i, m, s) => {
+        // JavaScript is the oracle, and on the patterns the guard calls exponential it backtracks for
+        // minutes on ten characters (/\B((?:$|[^a]*|$){2,}){2,}[\d-]{2,}$/): give it a short text there.
+        const value = backtrackingLimit(regexRisk(source, i)) < 0 ? whole.slice(0, 4) : whole;
         let expected: boolean;
         try {
           expected = new RegExp(source, `${i ? 'i' : ''}${m ? 'm' : ''}${s ? 's' : ''}`).test(value);
@@ -59,7 +62,7 @@ describe('the linear automaton', () => {
       }),
       { numRuns: 3000 },
     );
-  });
+  }, 60_000);
 
   it('reads escapes, classes, anchors and counts', () => {
     const t = (source: string, value: string, f = flags) => new LinearRegex(source, f).test(value);
