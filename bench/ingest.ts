@@ -15,7 +15,6 @@
  * BENCH_INDICATORS (default 100,000) policy indicators are imported first through the API (IPs,
  * domains, SHA-256s; a handful match the traffic), so every batch is matched against them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,8 +37,8 @@ import {
   writeNetworkRow,
 } from '../apps/server/src/modules/ingest/storage';
 import { batchBody as linesBody, endpointLine, eveLine } from './lib/ingest-lines';
+import { startServerProcess, type ServerProcess } from './lib/server-process';
 
-const root = path.resolve(import.meta.dirname, '..');
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 const eveBatches = Number(process.env.BENCH_EVE_BATCHES ?? 200);
 const endpointBatches = Number(process.env.BENCH_ENDPOINT_BATCHES ?? 100);
@@ -53,49 +52,6 @@ const TARGET_RATIO = 0.5;
 
 function log(message: string): void {
   process.stderr.write(`[bench ingest] ${message}\n`);
-}
-
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  // BENCH_SERVER_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
-  const profile = process.env.BENCH_SERVER_PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`]
-    : [];
-  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  // As `npm start` runs it (scripts/start.mjs), young generation size included.
-  const child = spawn(
-    process.execPath,
-    [...profile, '--max-semi-space-size=128', ...extra, '--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 120 s:\n${output}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Vigil is running at (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -156,7 +112,7 @@ async function main(): Promise<void> {
     dispose = async () => fs.rmSync(dir, { recursive: true, force: true });
   }
 
-  let server: ChildProcess | null = null;
+  let server: ServerProcess | null = null;
   try {
     log(`database: ${label}`);
     log(`generating ${eveBatches} EVE and ${endpointBatches} endpoint batches of ${batchLines} lines`);
@@ -165,16 +121,12 @@ async function main(): Promise<void> {
       linesBody(endpointLine, b + eveBatches, batchLines),
     );
 
-    const started = await startServer({
+    const started = await startServerProcess({
       ...env,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      JOBS_POLL_MS: '0',
-      WEB_DIST_DIR: '/nonexistent',
       VIGIL_ADMIN_USERNAME: 'admin',
       VIGIL_ADMIN_PASSWORD: password,
     });
-    server = started.child;
+    server = started;
     const first = await fetch(`${started.url}/api/auth/`);
     const csrf = /csrf_token=([^;]+)/.exec(first.headers.getSetCookie().join('; '))?.[1] ?? '';
     const signIn = await fetch(`${started.url}/api/auth/`, {
@@ -257,7 +209,7 @@ async function main(): Promise<void> {
     await measureHttp('endpoint', endpoint);
 
     if (!serverUrl) {
-      await stopServer(server);
+      await server.stop();
       server = null;
     }
     // Raw: the same rows, one bulkInsert per batch in its own transaction, same concurrency.
@@ -355,7 +307,7 @@ async function main(): Promise<void> {
     );
     void byLabel;
   } finally {
-    if (server) await stopServer(server);
+    if (server) await server.stop();
     await dispose();
   }
 }

@@ -10,6 +10,8 @@ export interface BenchDatabase {
   db: Database;
   /** Human-readable description for the report header. */
   label: string;
+  /** The scratch database's URL on a PostgreSQL server (undefined for PGlite), for a server process. */
+  url?: string;
   /** Closes the connection and drops the scratch database or removes the temporary directory. */
   dispose(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function openBenchDatabase(serverUrl: string | undefined, poolSize 
   const version = await db.query<{ server_version: string }>(sql.raw('SHOW server_version'));
   return {
     db,
+    url: withDatabaseName(serverUrl, name),
     label: `PostgreSQL ${version.rows[0]?.server_version ?? '?'} server, scratch database ${name} on ${safeUrl(serverUrl)}`,
     async dispose() {
       await db.close().catch(() => undefined);

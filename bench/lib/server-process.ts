@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** A Vigil server started as its own process, as `npm start` starts it. */
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Where it listens, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** SIGTERM, then waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `apps/server/src/main.ts` in a child process with the given environment added (the
+ * database URL, admin credentials…) and waits for its "Vigil is running at" line. The server
+ * then has a JavaScript thread of its own, as in production, instead of sharing the benchmark
+ * client's. `BENCH_SERVER_NODE_ARGS` adds Node flags; `BENCH_SERVER_PROFILE=<dir>` makes it write
+ * a V8 CPU profile there when it stops.
+ */
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const profile = process.env.BENCH_SERVER_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`]
+    : [];
+  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // As `npm start` runs it (scripts/start.mjs), young generation size included.
+  const child = spawn(
+    process.execPath,
+    [...profile, '--max-semi-space-size=128', ...extra, '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        JOBS_POLL_MS: '0',
+        WEB_DIST_DIR: '/nonexistent',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`the server did not start within 120 s:\n${output}`));
+    }, 120_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Vigil is running at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
+        // Keep reading its output so a chatty server never blocks on a full pipe.
+        child.stdout?.resume();
+        child.stderr?.resume();
+        resolve({ child, url: match[1].replace(/\/$/, ''), stop });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}:\n${output}`));
+    });
+  });
+}
