@@ -24,6 +24,7 @@ import {
   type LogFilters,
 } from './lib/engine-sql';
 import { Client } from './lib/http';
+import { startServerProcess, type ServerProcess } from './lib/server-process';
 import { readOptions, type BenchOptions } from './lib/options';
 import { createCustomers, createTenantUser, seedSystemLogs } from './lib/seed';
 import { bounded, formatMs, grid, interruption, summarize, table, time, type Row, type Summary } from './lib/stats';
@@ -141,6 +142,12 @@ class Bench {
   }
 }
 
+/** A link's path and query: links name the origin that answered, the timed server is another. */
+function pathOf(link: string): string {
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
 async function run(options: BenchOptions, target: BenchDatabase): Promise<number> {
   const { db } = target;
   const adminUsername = 'bench-admin';
@@ -203,6 +210,7 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
 
   const recorder = recordingDatabase(db);
   let app: FastifyInstance | null = null;
+  let server: ServerProcess | null = null;
   try {
     app = await buildApp({ db: recorder.db, config, version: 'bench', logger: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -212,6 +220,21 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
     progress(`app listening on ${origin}; signing in`);
     const admin = await Client.signIn(origin, adminUsername, adminPassword);
     const tenant = await Client.signIn(origin, tenantUsername, tenantPassword);
+    // The statements are checked on the app in this process; the API is timed, on a server
+    // database, against the server in a process of its own as in production, so the benchmark's
+    // client never shares the server's JavaScript thread.
+    let timedAdmin = admin;
+    let timedTenant = tenant;
+    if (target.url) {
+      server = await startServerProcess({
+        DATABASE_URL: target.url,
+        VIGIL_ADMIN_USERNAME: adminUsername,
+        VIGIL_ADMIN_PASSWORD: adminPassword,
+      });
+      progress(`server process listening on ${server.url}`);
+      timedAdmin = await Client.signIn(server.url, adminUsername, adminPassword);
+      timedTenant = await Client.signIn(server.url, tenantUsername, tenantPassword);
+    }
 
     const bench = new Bench(options, db, recorder.capture);
     const tenantScope: Companies = [tenantCompany.id];
@@ -224,7 +247,7 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
     // What any signed-in API call costs without a list: HTTP, session lookup, JSON.
     await bench.apiOnly(
       'API floor: GET /api/auth/ (no list query)',
-      async () => (await tenant.send('GET', '/api/auth/')).ms,
+      async () => (await timedTenant.send('GET', '/api/auth/')).ms,
     );
 
     // (a) First page, filtered and sorted: the API runs count + page by OFFSET 0.
@@ -237,7 +260,7 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
     await crossCheck(db, '(a) tenant first page', aFirst.body, aCount, aPage, bench.mismatches);
     await bench.series(
       '(a) first page, tenant, filtered+sorted',
-      async () => (await tenant.post<ListBody>(checkUrl(1), filters)).ms,
+      async () => (await timedTenant.post<ListBody>(checkUrl(1), filters)).ms,
       aCount,
       aPage,
     );
@@ -253,7 +276,7 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
     await crossCheck(db, '(a) admin first page', adminFirst.body, adminCount, adminPage, bench.mismatches);
     await bench.series(
       '(a) first page, admin (all), filtered+sorted',
-      async () => (await admin.post<ListBody>(checkUrl(1), filters)).ms,
+      async () => (await timedAdmin.post<ListBody>(checkUrl(1), filters)).ms,
       adminCount,
       adminPage,
     );
@@ -271,7 +294,7 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
       let link = bFirst.body.next;
       await bounded(options.warmup, options.caseSeconds, async () => {
         if (!link) return false;
-        const answer = await tenant.post<ListBody>(link, noFilters);
+        const answer = await timedTenant.post<ListBody>(pathOf(link), noFilters);
         link = answer.body.next;
         return answer.ms;
       });
@@ -289,7 +312,7 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
         if (!link) return false;
         const cursor = cursorKeys(link);
         if (cursor.direction !== 'a') throw new Error(`a next link carries direction ${cursor.direction}`);
-        const answer = await tenant.post<ListBody>(link, noFilters);
+        const answer = await timedTenant.post<ListBody>(pathOf(link), noFilters);
         if (answer.body.results.length === 0) throw new Error(`empty page ${cursor.page} in the walk`);
         walked.push(cursor.keys);
         link = answer.body.next;
@@ -330,13 +353,13 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
       }
       await bench.series(
         `(b) page ${deep} by cursor (keyset)`,
-        async () => (await tenant.post<ListBody>(deepLink, noFilters)).ms,
+        async () => (await timedTenant.post<ListBody>(pathOf(deepLink), noFilters)).ms,
         null,
         keysetSql,
       );
       await bench.series(
         `(b) page ${deep} by number (OFFSET)`,
-        async () => (await tenant.post<ListBody>(checkUrl(deep), noFilters)).ms,
+        async () => (await timedTenant.post<ListBody>(checkUrl(deep), noFilters)).ms,
         bCount,
         offsetSql,
       );
@@ -349,14 +372,14 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
     await bench.check('(c) tenant count', () => tenant.post<{ count: number }>(COUNT, filters), [aCount]);
     await bench.series(
       '(c) count, tenant, filters of (a)',
-      async () => (await tenant.post<{ count: number }>(COUNT, filters)).ms,
+      async () => (await timedTenant.post<{ count: number }>(COUNT, filters)).ms,
       aCount,
       null,
     );
     await bench.check('(c) admin count', () => admin.post<{ count: number }>(COUNT, filters), [adminCount]);
     await bench.series(
       '(c) count, admin (all), filters of (a)',
-      async () => (await admin.post<{ count: number }>(COUNT, filters)).ms,
+      async () => (await timedAdmin.post<{ count: number }>(COUNT, filters)).ms,
       adminCount,
       null,
     );
@@ -383,6 +406,7 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
     return bench.mismatches.length > 0 ? 1 : 0;
   } finally {
     if (app) await app.close();
+    if (server) await server.stop();
   }
 }
 
@@ -425,6 +449,9 @@ function report(
   out.push('Vigil list engine benchmark: POST /api/system_logs/check/ and /count/');
   out.push(`database : ${target.label}`);
   out.push(`host     : Node ${process.version}, ${os.cpus().length} CPU(s), ${os.platform()} ${os.arch()}`);
+  out.push(
+    `server   : ${target.url ? 'its own process (apps/server/src/main.ts, as npm start runs it); statements checked on an app in the benchmark process' : 'in the benchmark process (embedded PGlite has one owner)'}`,
+  );
   out.push(
     `data     : ${n(options.rows)} rows over 90 days; per company ${facts.perCompany
       .map((r) => `${r.company_id}: ${n(Number(r.n))}`)
