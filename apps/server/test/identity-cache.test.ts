@@ -27,9 +27,30 @@ describe('identity cache', () => {
     expect((await client.get<CurrentUser>('/api/users/me/')).body.first_name).toBe('');
     await t.db.query(sql`UPDATE users SET first_name = 'Behind' WHERE id = ${user.id}`);
     expect((await client.get<CurrentUser>('/api/users/me/')).body.first_name).toBe('');
+    // A list page, a count, a graph expansion or widget data are reads sent as POST: they keep it.
+    expect((await admin.post('/api/system_logs/check/', {})).status).toBe(200);
+    expect((await admin.post('/api/system_logs/count/', {})).status).toBe(200);
+    expect((await client.get<CurrentUser>('/api/users/me/')).body.first_name).toBe('');
     // Any write through the server forgets every cached identity at once.
-    await admin.post('/api/system_logs/count/', {});
+    expect((await admin.patch('/api/users/me/', { first_name: 'Admin' })).status).toBe(200);
     expect((await client.get<CurrentUser>('/api/users/me/')).body.first_name).toBe('Behind');
+  });
+
+  it('declares every POST that only reads, and nothing else, as keeping the cache', async () => {
+    const { endpoints } = await import('@vigil/contract');
+    const readsOnly: string[] = [];
+    const visit = (value: unknown): void => {
+      if (!value || typeof value !== 'object') return;
+      const spec = value as { method?: unknown; path?: unknown; readsOnly?: unknown };
+      if (typeof spec.method === 'string' && typeof spec.path === 'string') {
+        if (spec.readsOnly) readsOnly.push(`${spec.method} ${spec.path}`);
+        return;
+      }
+      for (const inner of Object.values(value)) visit(inner);
+    };
+    visit(endpoints);
+    expect(readsOnly.length).toBeGreaterThan(20);
+    for (const route of readsOnly) expect(route).toMatch(/^POST \/api\/.*\/(check|count|expand|data)\/$/);
   });
 
   it('never lets a signed-out, archived or ended session through after the write that ended it', async () => {

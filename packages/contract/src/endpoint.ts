@@ -63,6 +63,12 @@ export interface EndpointSpec {
   readonly ingestKey?: boolean;
   /** Answers while the server is in maintenance (everything else answers 423 then). */
   readonly openDuringMaintenance?: boolean;
+  /**
+   * A POST that only reads (a list page or count whose filters travel in the body): it changes
+   * nothing, so it does not make every server process forget the identities it remembers, as any
+   * other write does.
+   */
+  readonly readsOnly?: boolean;
   /** Schema of the path parameters (values arrive as text; use coercing schemas for numbers). */
   readonly params?: z.ZodType;
   /** Schema of the query string. */
@@ -141,6 +147,7 @@ export function listEndpoints<const Item extends z.ZodType, const Filters extend
         '`previous` lead to the neighbouring pages.',
       tag: options.tag,
       access: options.access,
+      readsOnly: true,
       ...params,
       query: listQuerySchema,
       body: options.filters,
@@ -152,6 +159,7 @@ export function listEndpoints<const Item extends z.ZodType, const Filters extend
       summary: `Count ${options.noun} records`,
       tag: options.tag,
       access: options.access,
+      readsOnly: true,
       ...params,
       body: options.filters,
       responses: { 200: countAnswerSchema },

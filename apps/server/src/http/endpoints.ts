@@ -66,6 +66,7 @@ function accessConfig(spec: EndpointSpec): FastifyContextConfig {
   if ('permission' in spec.access) config.permission = { ...spec.access.permission };
   if (spec.reducedApp) config.reducedApp = spec.reducedApp;
   if (spec.openDuringMaintenance) config.maintenanceOpen = true;
+  if (spec.readsOnly) config.identityNeutral = true;
   return config;
 }
 

@@ -27,6 +27,7 @@ export const graphEndpoints = {
       'The node’s neighbours in a time window (the last 7 days when absent), in one company or every visible one.',
     tag,
     access: view,
+    readsOnly: true,
     body: graphExpandSchema,
     responses: { 200: graphExpandAnswerSchema },
   }),

@@ -69,6 +69,7 @@ export const widgetEndpoints = {
     description: 'Over a period of at most 366 days, bucketed in the caller’s time zone.',
     tag,
     access: permission('widgets', 'view'),
+    readsOnly: true,
     body: widgetDataRequestSchema,
     responses: { 200: widgetDataSchema },
   }),
