@@ -10,9 +10,9 @@ import { incidentList } from '../../features/incidents/api/incidents';
 import { endpointList, fileList, mailList, networkList } from '../../features/investigation/api/investigation';
 import { systemLogList } from '../../features/system-logs/api/system-logs';
 import { rolesList, timelineList, userList } from '../../features/users/api/users';
-import { toSnakeCase } from '../http';
+import { snakeizeKeys, toSnakeCase } from '../http';
 import { defineList } from './define';
-import type { FilterKind, ListDefinition } from './list';
+import { readListState, type FilterKind, type ListDefinition } from './list';
 
 const featuresDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../features');
 
@@ -96,6 +96,33 @@ describe('list pages made from their declarations', () => {
       sha256: 'string',
     });
     expect(timelineList(7, 'timeline')).toMatchObject({ pathParams: { user: 7 }, filters: { search: 'string' } });
+  });
+
+  it('reads a shared address into a state whose filters the declared schema accepts', () => {
+    const address = new URLSearchParams(
+      'action=create&action=delete&object_type=user&user_id=3&user_id=x&date_time_from=2026-11-01T00:00:00Z' +
+        '&ordering=-username&page_size=100&page=2&object_id=7',
+    );
+    const state = readListState(systemLogList, address);
+    expect(state).toEqual({
+      page: 2,
+      pageSize: 100,
+      ordering: '-username',
+      // object_id is declared but not shown by the page: the address cannot set it.
+      filters: {
+        action: ['create', 'delete'],
+        objectType: ['user'],
+        userId: [3],
+        dateTimeFrom: '2026-11-01T00:00:00Z',
+      },
+    });
+    expect(declarationOf(systemLogList).filters.safeParse(snakeizeKeys(state.filters)).success).toBe(true);
+
+    const users = readListState(userList, new URLSearchParams('archived=true&company_id=4&role_id=2&ordering=id'));
+    expect(users).toMatchObject({ ordering: 'id', filters: { archived: true, companyId: [4], roleId: [2] } });
+    expect(declarationOf(userList).filters.safeParse(snakeizeKeys(users.filters)).success).toBe(true);
+    // An ordering the list does not declare falls back to the declared default.
+    expect(readListState(rolesList, new URLSearchParams('ordering=colour')).ordering).toBe('name');
   });
 
   it('refuses a filter the list does not declare', () => {
