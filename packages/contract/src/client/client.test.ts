@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as client from '../client';
 import { endpoints as declared, endpointEntries } from '../endpoints/index';
+import { findResourceKind } from '../resources';
 import { clientEndpointsSource } from './source';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -65,7 +66,9 @@ describe('the console’s view of the contract', () => {
       last_seen_from: 'string',
     });
     for (const { spec } of endpointEntries()) {
-      if (spec.listShape) expect(spec.path, spec.path).toMatch(/check\/$/);
+      if (!spec.listShape) continue;
+      expect(spec.path, spec.path).toMatch(/check\/$/);
+      expect(findResourceKind(spec.listShape.basename), `${spec.path}: ${spec.listShape.basename}`).toBeDefined();
     }
   });
 
