@@ -7,4 +7,5 @@ export * from './values';
 export * from './endpoint-actions';
 export { endpointUrl } from './client/url';
 export { endpoints } from './client/endpoints.generated';
-export type { EndpointRef, ListSpecRef } from './client/ref';
+export type { EndpointRef, ListEndpointRef, ListEndpointSpec, ListShapeRef } from './client/ref';
+export type { FilterKind } from './client/filter-kinds';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countAnswerSchema, listAnswerSchema, listQuerySchema } from './list';
+import type { ResourceBasename } from './resources';
 
 /**
  * Endpoint declarations: every /api/ route is one declaration here — its method, path, path and
@@ -77,6 +78,23 @@ export interface EndpointSpec {
   readonly body?: z.ZodType | RawBody;
   /** Answers by status code (only the successful ones; errors have the documented error shapes). */
   readonly responses: Readonly<Record<number, AnswerSpec>>;
+  /** A list page's endpoint (`POST …/check/`): the list's filters and orderings. */
+  readonly listShape?: ListShape;
+}
+
+/**
+ * What a list resource is, declared once: the server's list engine checks its orderings, the typed
+ * client carries it (filters with their URL kinds), and the console's list pages are made from it.
+ */
+export interface ListShape {
+  /** The records' resource kind (the permission's basename). */
+  readonly basename: ResourceBasename;
+  /** Names a list may be ordered by (`-name` for descending). */
+  readonly orderings: readonly string[];
+  /** Ordering used when the query names none. */
+  readonly defaultOrdering: readonly string[];
+  /** Schema of the filters in the body (an object; each field text, a number or a boolean, or a list). */
+  readonly filters: z.ZodType;
 }
 
 /** Declares one endpoint; the declaration keeps its literal types for the server and the client. */
@@ -120,7 +138,12 @@ export const publicAccess: EndpointAccess = { public: true };
  * The two list endpoints every list resource has: `POST <base>check/` (a page) and
  * `POST <base>count/` (how many match), both filtered by the same body.
  */
-export function listEndpoints<const Item extends z.ZodType, const Filters extends z.ZodType>(options: {
+export function listEndpoints<
+  const Item extends z.ZodType,
+  const Filters extends z.ZodType,
+  const Orderings extends readonly string[],
+  const DefaultOrdering extends readonly string[],
+>(options: {
   base: string;
   tag: string;
   /** What one row is called in the reference, e.g. "unit". */
@@ -130,14 +153,25 @@ export function listEndpoints<const Item extends z.ZodType, const Filters extend
   access: EndpointAccess;
   params?: z.ZodType;
   /** Names a list may be ordered by (`-name` for descending). */
-  orderings: readonly string[];
+  orderings: Orderings;
   /** Ordering used when the query names none. */
-  defaultOrdering: readonly string[];
+  defaultOrdering: DefaultOrdering;
+  /** The records' resource kind, when `access` names no permission to take it from. */
+  basename?: ResourceBasename;
 }) {
   const params = options.params ? { params: options.params } : {};
+  const basename =
+    'permission' in options.access ? (options.access.permission.basename as ResourceBasename) : options.basename;
+  if (!basename) throw new Error(`${options.base}: a list without a permission names its basename.`);
+  /** The list's shape, shared by the server's list engine and the console's list pages. */
+  const spec = {
+    basename,
+    orderings: options.orderings,
+    defaultOrdering: options.defaultOrdering,
+    filters: options.filters,
+  };
   return {
-    /** The list's shape, shared by the server's list engine and the console's list pages. */
-    spec: { orderings: options.orderings, defaultOrdering: options.defaultOrdering, filters: options.filters },
+    spec,
     list: endpoint({
       method: 'POST',
       path: `${options.base}check/`,
@@ -152,6 +186,7 @@ export function listEndpoints<const Item extends z.ZodType, const Filters extend
       query: listQuerySchema,
       body: options.filters,
       responses: { 200: listAnswerSchema(options.item) },
+      listShape: spec,
     }),
     count: endpoint({
       method: 'POST',

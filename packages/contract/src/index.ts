@@ -23,3 +23,4 @@ export * from './widgets';
 export * from './investigation';
 export * from './endpoint';
 export * from './endpoints/index';
+export { filterKind, filterKinds } from './client/filter-kinds';

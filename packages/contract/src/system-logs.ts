@@ -21,6 +21,10 @@ export const systemLogSchema = z.object({
 });
 export type SystemLog = z.infer<typeof systemLogSchema>;
 
+/** What the system log (and a user's timelines, which narrow it) may be ordered by, newest first by default. */
+export const systemLogOrderings = ['date_time', 'action', 'object_type', 'username', 'id'] as const;
+export const systemLogDefaultOrdering = ['-date_time'] as const;
+
 /** Filters accepted in the body of `POST /api/system_logs/check/`. */
 export const systemLogFiltersSchema = z
   .object({

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as client from '../client';
 import { endpoints as declared, endpointEntries } from '../endpoints/index';
+import { findResourceKind } from '../resources';
 import { clientEndpointsSource } from './source';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -39,9 +40,36 @@ describe('the console’s view of the contract', () => {
     const declaredRoutes = endpointEntries().map(({ spec }) => `${spec.method} ${spec.path}`);
     const clientRoutes = [...flat.values()].map((ref) => `${ref.method} ${ref.path}`);
     expect(new Set(clientRoutes)).toEqual(new Set(declaredRoutes));
-    expect(client.endpoints.units.list).toEqual({ method: 'POST', path: '/api/units/check/' });
-    expect(client.endpoints.units.spec.defaultOrdering).toEqual(declared.units.spec.defaultOrdering);
-    expect(client.endpoints.units.spec.filters).toContain('search');
+    expect(client.endpoints.units.get).toEqual({ method: 'GET', path: '/api/units/:id/' });
+  });
+
+  it('gives each list endpoint its shape: basename, orderings and filters with their URL kinds', () => {
+    expect(client.endpoints.units.list).toEqual({
+      method: 'POST',
+      path: '/api/units/check/',
+      listShape: {
+        basename: 'companies',
+        orderings: ['name', 'created_at', 'id'],
+        defaultOrdering: ['name'],
+        filters: { company_id: 'numbers', search: 'string' },
+      },
+    });
+    // A list without a permission names its basename; a user's timeline is the system log's shape.
+    expect(client.endpoints.sessions.list.listShape.basename).toBe('sessions');
+    expect(client.endpoints.users.timeline.listShape).toEqual({
+      ...client.endpoints.audit.systemLogs.list.listShape,
+      basename: 'users',
+    });
+    expect(client.endpoints.alerts.list.listShape.filters).toMatchObject({
+      unassigned: 'boolean',
+      status: 'strings',
+      last_seen_from: 'string',
+    });
+    for (const { spec } of endpointEntries()) {
+      if (!spec.listShape) continue;
+      expect(spec.path, spec.path).toMatch(/check\/$/);
+      expect(findResourceKind(spec.listShape.basename), `${spec.path}: ${spec.listShape.basename}`).toBeDefined();
+    }
   });
 
   it('loads no schema library at run time', () => {

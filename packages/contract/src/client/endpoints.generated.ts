@@ -1,6 +1,6 @@
 // Made from the endpoint declarations by `npm run generate:client`; a unit test fails when it is out of date.
 import type { endpoints as declared } from '../endpoints/index';
-import { listSpec, ref } from './ref';
+import { listRef, ref } from './ref';
 
 /** Every endpoint of the API as the console calls it (method and path; the declaration as a type). */
 export const endpoints = {
@@ -9,8 +9,7 @@ export const endpoints = {
     page: ref<typeof declared.docs.page>('GET', '/api/docs/'),
   },
   alerts: {
-    spec: listSpec<typeof declared.alerts.spec>({ orderings: ['last_seen', 'first_seen', 'severity', 'count', 'id'], defaultOrdering: ['-last_seen'], filters: ['assignee_id', 'company_id', 'first_seen_from', 'first_seen_to', 'id', 'incident_id', 'last_seen_from', 'last_seen_to', 'search', 'severity', 'source', 'status', 'tags', 'unassigned'] }),
-    list: ref<typeof declared.alerts.list>('POST', '/api/alerts/check/'),
+    list: listRef<typeof declared.alerts.list>('POST', '/api/alerts/check/', { basename: 'alerts', orderings: ['last_seen', 'first_seen', 'severity', 'count', 'id'], defaultOrdering: ['-last_seen'], filters: { assignee_id: 'numbers', company_id: 'numbers', first_seen_from: 'string', first_seen_to: 'string', id: 'numbers', incident_id: 'numbers', last_seen_from: 'string', last_seen_to: 'string', search: 'string', severity: 'strings', source: 'strings', status: 'strings', tags: 'strings', unassigned: 'boolean' } }),
     count: ref<typeof declared.alerts.count>('POST', '/api/alerts/count/'),
     get: ref<typeof declared.alerts.get>('GET', '/api/alerts/:id/'),
     events: ref<typeof declared.alerts.events>('GET', '/api/alerts/:id/events/'),
@@ -20,8 +19,7 @@ export const endpoints = {
   },
   audit: {
     systemLogs: {
-      spec: listSpec<typeof declared.audit.systemLogs.spec>({ orderings: ['date_time', 'action', 'object_type', 'username', 'id'], defaultOrdering: ['-date_time'], filters: ['action', 'company_id', 'date_time_from', 'date_time_to', 'object_id', 'object_type', 'search', 'user_id'] }),
-      list: ref<typeof declared.audit.systemLogs.list>('POST', '/api/system_logs/check/'),
+      list: listRef<typeof declared.audit.systemLogs.list>('POST', '/api/system_logs/check/', { basename: 'system_logs', orderings: ['date_time', 'action', 'object_type', 'username', 'id'], defaultOrdering: ['-date_time'], filters: { action: 'strings', company_id: 'numbers', date_time_from: 'string', date_time_to: 'string', object_id: 'strings', object_type: 'strings', search: 'string', user_id: 'numbers' } }),
       count: ref<typeof declared.audit.systemLogs.count>('POST', '/api/system_logs/count/'),
     },
   },
@@ -44,8 +42,7 @@ export const endpoints = {
     activate: ref<typeof declared.auth.activate>('POST', '/api/activate/:token/'),
   },
   companies: {
-    spec: listSpec<typeof declared.companies.spec>({ orderings: ['name', 'created_at', 'kind', 'id'], defaultOrdering: ['name'], filters: ['id', 'is_active', 'kind', 'search'] }),
-    list: ref<typeof declared.companies.list>('POST', '/api/companies/check/'),
+    list: listRef<typeof declared.companies.list>('POST', '/api/companies/check/', { basename: 'companies', orderings: ['name', 'created_at', 'kind', 'id'], defaultOrdering: ['name'], filters: { id: 'numbers', is_active: 'boolean', kind: 'strings', search: 'string' } }),
     count: ref<typeof declared.companies.count>('POST', '/api/companies/count/'),
     get: ref<typeof declared.companies.get>('GET', '/api/companies/:id/'),
     create: ref<typeof declared.companies.create>('POST', '/api/companies/'),
@@ -54,41 +51,35 @@ export const endpoints = {
   },
   events: {
     network: {
-      spec: listSpec<typeof declared.events.network.spec>({ orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: ['app_proto', 'batch_id', 'community_id', 'company_id', 'dest_ip', 'dest_port', 'dhcp_assigned_ip', 'dhcp_hostname', 'dhcp_mac', 'dns_rrname', 'event_type', 'file_sha256', 'file_stored', 'http_hostname', 'ip', 'proto', 'search', 'sensor', 'severity', 'signature_id', 'smtp_address', 'src_ip', 'src_port', 'ssh_software', 'tls_serial', 'tls_sni', 'ts_from', 'ts_to'] }),
-      list: ref<typeof declared.events.network.list>('POST', '/api/network/check/'),
+      list: listRef<typeof declared.events.network.list>('POST', '/api/network/check/', { basename: 'network', orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: { app_proto: 'strings', batch_id: 'numbers', community_id: 'string', company_id: 'numbers', dest_ip: 'strings', dest_port: 'numbers', dhcp_assigned_ip: 'strings', dhcp_hostname: 'string', dhcp_mac: 'strings', dns_rrname: 'string', event_type: 'strings', file_sha256: 'string', file_stored: 'boolean', http_hostname: 'string', ip: 'strings', proto: 'strings', search: 'string', sensor: 'strings', severity: 'strings', signature_id: 'numbers', smtp_address: 'string', src_ip: 'strings', src_port: 'numbers', ssh_software: 'string', tls_serial: 'string', tls_sni: 'string', ts_from: 'string', ts_to: 'string' } }),
       count: ref<typeof declared.events.network.count>('POST', '/api/network/count/'),
       get: ref<typeof declared.events.network.get>('GET', '/api/network/:id/'),
     },
     endpoint: {
-      spec: listSpec<typeof declared.events.endpoint.spec>({ orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: ['action', 'batch_id', 'company_id', 'dest_ip', 'dest_port', 'dns_question', 'event_code', 'granted_access', 'hash', 'host_name', 'integrity_level', 'logon_id', 'original_file_name', 'outcome', 'parent_name', 'process_name', 'registry_path', 'search', 'source_format', 'src_ip', 'target_process_name', 'ts_from', 'ts_to', 'user_name'] }),
-      list: ref<typeof declared.events.endpoint.list>('POST', '/api/eclipse_events/check/'),
+      list: listRef<typeof declared.events.endpoint.list>('POST', '/api/eclipse_events/check/', { basename: 'eclipse_events', orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: { action: 'strings', batch_id: 'numbers', company_id: 'numbers', dest_ip: 'strings', dest_port: 'numbers', dns_question: 'string', event_code: 'strings', granted_access: 'strings', hash: 'string', host_name: 'strings', integrity_level: 'strings', logon_id: 'strings', original_file_name: 'strings', outcome: 'strings', parent_name: 'strings', process_name: 'strings', registry_path: 'string', search: 'string', source_format: 'strings', src_ip: 'strings', target_process_name: 'strings', ts_from: 'string', ts_to: 'string', user_name: 'strings' } }),
       count: ref<typeof declared.events.endpoint.count>('POST', '/api/eclipse_events/count/'),
       get: ref<typeof declared.events.endpoint.get>('GET', '/api/eclipse_events/:id/'),
       processTree: ref<typeof declared.events.endpoint.processTree>('POST', '/api/eclipse_events/process_tree/'),
     },
     mail: {
-      spec: listSpec<typeof declared.events.mail.spec>({ orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: ['batch_id', 'company_id', 'dkim', 'dmarc', 'has_attachments', 'recipient', 'search', 'sender', 'spf', 'subject', 'ts_from', 'ts_to', 'url'] }),
-      list: ref<typeof declared.events.mail.list>('POST', '/api/mailing/check/'),
+      list: listRef<typeof declared.events.mail.list>('POST', '/api/mailing/check/', { basename: 'mailing', orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: { batch_id: 'numbers', company_id: 'numbers', dkim: 'strings', dmarc: 'strings', has_attachments: 'boolean', recipient: 'string', search: 'string', sender: 'string', spf: 'strings', subject: 'string', ts_from: 'string', ts_to: 'string', url: 'string' } }),
       count: ref<typeof declared.events.mail.count>('POST', '/api/mailing/count/'),
       get: ref<typeof declared.events.mail.get>('GET', '/api/mailing/:id/'),
       raw: ref<typeof declared.events.mail.raw>('GET', '/api/mailing/:id/raw/'),
     },
     attachments: {
-      spec: listSpec<typeof declared.events.attachments.spec>({ orderings: ['ts', 'id', 'size'], defaultOrdering: ['-ts'], filters: ['batch_id', 'company_id', 'detected_type', 'filename', 'hash', 'mail_id', 'search', 'ts_from', 'ts_to'] }),
-      list: ref<typeof declared.events.attachments.list>('POST', '/api/attaches/check/'),
+      list: listRef<typeof declared.events.attachments.list>('POST', '/api/attaches/check/', { basename: 'attaches', orderings: ['ts', 'id', 'size'], defaultOrdering: ['-ts'], filters: { batch_id: 'numbers', company_id: 'numbers', detected_type: 'strings', filename: 'string', hash: 'string', mail_id: 'numbers', search: 'string', ts_from: 'string', ts_to: 'string' } }),
       count: ref<typeof declared.events.attachments.count>('POST', '/api/attaches/count/'),
       get: ref<typeof declared.events.attachments.get>('GET', '/api/attaches/:id/'),
     },
     warehouse: {
-      spec: listSpec<typeof declared.events.warehouse.spec>({ orderings: ['last_seen', 'first_seen', 'sightings', 'id', 'size'], defaultOrdering: ['-last_seen'], filters: ['company_id', 'detected_type', 'hash', 'last_seen_from', 'last_seen_to', 'search', 'size_max', 'size_min'] }),
-      list: ref<typeof declared.events.warehouse.list>('POST', '/api/warehouse/check/'),
+      list: listRef<typeof declared.events.warehouse.list>('POST', '/api/warehouse/check/', { basename: 'warehouse', orderings: ['last_seen', 'first_seen', 'sightings', 'id', 'size'], defaultOrdering: ['-last_seen'], filters: { company_id: 'numbers', detected_type: 'strings', hash: 'string', last_seen_from: 'string', last_seen_to: 'string', search: 'string', size_max: 'number', size_min: 'number' } }),
       count: ref<typeof declared.events.warehouse.count>('POST', '/api/warehouse/count/'),
       get: ref<typeof declared.events.warehouse.get>('GET', '/api/warehouse/:id/'),
       download: ref<typeof declared.events.warehouse.download>('GET', '/api/warehouse/:id/download/'),
     },
     hashes: {
-      spec: listSpec<typeof declared.events.hashes.spec>({ orderings: ['last_seen', 'first_seen', 'sightings', 'id'], defaultOrdering: ['-last_seen'], filters: ['company_id', 'detected_type', 'hash', 'last_seen_from', 'last_seen_to', 'search', 'source', 'verdict'] }),
-      list: ref<typeof declared.events.hashes.list>('POST', '/api/warehouse/hashes/check/'),
+      list: listRef<typeof declared.events.hashes.list>('POST', '/api/warehouse/hashes/check/', { basename: 'warehouse/hashes', orderings: ['last_seen', 'first_seen', 'sightings', 'id'], defaultOrdering: ['-last_seen'], filters: { company_id: 'numbers', detected_type: 'strings', hash: 'string', last_seen_from: 'string', last_seen_to: 'string', search: 'string', source: 'strings', verdict: 'string' } }),
       count: ref<typeof declared.events.hashes.count>('POST', '/api/warehouse/hashes/count/'),
       get: ref<typeof declared.events.hashes.get>('GET', '/api/warehouse/hashes/:id/'),
     },
@@ -101,8 +92,7 @@ export const endpoints = {
     get: ref<typeof declared.health.get>('GET', '/api/health/'),
   },
   incidents: {
-    spec: listSpec<typeof declared.incidents.spec>({ orderings: ['created_at', 'updated_at', 'severity', 'id'], defaultOrdering: ['-created_at'], filters: ['assignee_id', 'company_id', 'created_from', 'created_to', 'search', 'severity', 'status'] }),
-    list: ref<typeof declared.incidents.list>('POST', '/api/incidents/check/'),
+    list: listRef<typeof declared.incidents.list>('POST', '/api/incidents/check/', { basename: 'incidents', orderings: ['created_at', 'updated_at', 'severity', 'id'], defaultOrdering: ['-created_at'], filters: { assignee_id: 'numbers', company_id: 'numbers', created_from: 'string', created_to: 'string', search: 'string', severity: 'strings', status: 'strings' } }),
     count: ref<typeof declared.incidents.count>('POST', '/api/incidents/count/'),
     get: ref<typeof declared.incidents.get>('GET', '/api/incidents/:id/'),
     create: ref<typeof declared.incidents.create>('POST', '/api/incidents/'),
@@ -114,8 +104,7 @@ export const endpoints = {
     setGrouping: ref<typeof declared.incidents.setGrouping>('PUT', '/api/incidents/grouping/:id/'),
   },
   indicators: {
-    spec: listSpec<typeof declared.indicators.spec>({ orderings: ['updated_at', 'created_at', 'type', 'value', 'severity', 'expires_at', 'id'], defaultOrdering: ['-updated_at'], filters: ['active', 'company_id', 'policy', 'scope', 'search', 'severity', 'source', 'tags', 'type'] }),
-    list: ref<typeof declared.indicators.list>('POST', '/api/indicators/check/'),
+    list: listRef<typeof declared.indicators.list>('POST', '/api/indicators/check/', { basename: 'indicators', orderings: ['updated_at', 'created_at', 'type', 'value', 'severity', 'expires_at', 'id'], defaultOrdering: ['-updated_at'], filters: { active: 'boolean', company_id: 'numbers', policy: 'strings', scope: 'string', search: 'string', severity: 'strings', source: 'strings', tags: 'strings', type: 'strings' } }),
     count: ref<typeof declared.indicators.count>('POST', '/api/indicators/count/'),
     get: ref<typeof declared.indicators.get>('GET', '/api/indicators/:id/'),
     create: ref<typeof declared.indicators.create>('POST', '/api/indicators/'),
@@ -127,8 +116,7 @@ export const endpoints = {
   },
   ingest: {
     tokens: {
-      spec: listSpec<typeof declared.ingest.tokens.spec>({ orderings: ['id', 'name', 'created_at'], defaultOrdering: ['-id'], filters: ['company_id', 'revoked', 'search'] }),
-      list: ref<typeof declared.ingest.tokens.list>('POST', '/api/ingest/tokens/check/'),
+      list: listRef<typeof declared.ingest.tokens.list>('POST', '/api/ingest/tokens/check/', { basename: 'appliances', orderings: ['id', 'name', 'created_at'], defaultOrdering: ['-id'], filters: { company_id: 'numbers', revoked: 'boolean', search: 'string' } }),
       count: ref<typeof declared.ingest.tokens.count>('POST', '/api/ingest/tokens/count/'),
       get: ref<typeof declared.ingest.tokens.get>('GET', '/api/ingest/tokens/:id/'),
       create: ref<typeof declared.ingest.tokens.create>('POST', '/api/ingest/tokens/'),
@@ -148,12 +136,10 @@ export const endpoints = {
     massChangelog: ref<typeof declared.mail.massChangelog>('POST', '/api/users/mass_changelog/'),
   },
   matchers: {
-    spec: listSpec<typeof declared.matchers.spec>({ orderings: ['position', 'name', 'created_at', 'id'], defaultOrdering: ['position'], filters: ['company_id', 'enabled', 'search'] }),
-    list: ref<typeof declared.matchers.list>('POST', '/api/matchers/check/'),
+    list: listRef<typeof declared.matchers.list>('POST', '/api/matchers/check/', { basename: 'matchers', orderings: ['position', 'name', 'created_at', 'id'], defaultOrdering: ['position'], filters: { company_id: 'numbers', enabled: 'boolean', search: 'string' } }),
     count: ref<typeof declared.matchers.count>('POST', '/api/matchers/count/'),
     actions: {
-      spec: listSpec<typeof declared.matchers.actions.spec>({ orderings: ['created_at', 'id'], defaultOrdering: ['-created_at'], filters: ['action', 'alert_id', 'company_id', 'matcher_id'] }),
-      list: ref<typeof declared.matchers.actions.list>('POST', '/api/matchers/actions/check/'),
+      list: listRef<typeof declared.matchers.actions.list>('POST', '/api/matchers/actions/check/', { basename: 'matchers', orderings: ['created_at', 'id'], defaultOrdering: ['-created_at'], filters: { action: 'strings', alert_id: 'numbers', company_id: 'numbers', matcher_id: 'numbers' } }),
       count: ref<typeof declared.matchers.actions.count>('POST', '/api/matchers/actions/count/'),
     },
     get: ref<typeof declared.matchers.get>('GET', '/api/matchers/:id/'),
@@ -162,8 +148,7 @@ export const endpoints = {
     remove: ref<typeof declared.matchers.remove>('DELETE', '/api/matchers/:id/'),
   },
   roles: {
-    spec: listSpec<typeof declared.roles.spec>({ orderings: ['name', 'created_at', 'id'], defaultOrdering: ['name'], filters: ['company_id', 'search'] }),
-    list: ref<typeof declared.roles.list>('POST', '/api/roles/check/'),
+    list: listRef<typeof declared.roles.list>('POST', '/api/roles/check/', { basename: 'users', orderings: ['name', 'created_at', 'id'], defaultOrdering: ['name'], filters: { company_id: 'numbers', search: 'string' } }),
     count: ref<typeof declared.roles.count>('POST', '/api/roles/count/'),
     catalog: ref<typeof declared.roles.catalog>('GET', '/api/roles/catalog/'),
     get: ref<typeof declared.roles.get>('GET', '/api/roles/:id/'),
@@ -173,8 +158,7 @@ export const endpoints = {
     remove: ref<typeof declared.roles.remove>('DELETE', '/api/roles/:id/'),
   },
   sessions: {
-    spec: listSpec<typeof declared.sessions.spec>({ orderings: ['created_at', 'last_seen_at'], defaultOrdering: ['-last_seen_at'], filters: ['current', 'search'] }),
-    list: ref<typeof declared.sessions.list>('POST', '/api/sessions/check/'),
+    list: listRef<typeof declared.sessions.list>('POST', '/api/sessions/check/', { basename: 'sessions', orderings: ['created_at', 'last_seen_at'], defaultOrdering: ['-last_seen_at'], filters: { current: 'boolean', search: 'string' } }),
     count: ref<typeof declared.sessions.count>('POST', '/api/sessions/count/'),
     end: ref<typeof declared.sessions.end>('DELETE', '/api/sessions/:id/'),
     endOthers: ref<typeof declared.sessions.endOthers>('DELETE', '/api/sessions/'),
@@ -190,8 +174,7 @@ export const endpoints = {
     passwordReset: ref<typeof declared.sso.passwordReset>('POST', '/api/users/:id/sso/password/reset/'),
   },
   users: {
-    spec: listSpec<typeof declared.users.spec>({ orderings: ['username', 'first_name', 'last_name', 'email', 'company', 'created_at', 'last_login_at', 'id'], defaultOrdering: ['username'], filters: ['archived', 'company_id', 'id', 'is_superuser', 'role_id', 'search', 'two_factor_enabled', 'unit_id'] }),
-    list: ref<typeof declared.users.list>('POST', '/api/users/check/'),
+    list: listRef<typeof declared.users.list>('POST', '/api/users/check/', { basename: 'users', orderings: ['username', 'first_name', 'last_name', 'email', 'company', 'created_at', 'last_login_at', 'id'], defaultOrdering: ['username'], filters: { archived: 'boolean', company_id: 'numbers', id: 'numbers', is_superuser: 'boolean', role_id: 'numbers', search: 'string', two_factor_enabled: 'boolean', unit_id: 'numbers' } }),
     count: ref<typeof declared.users.count>('POST', '/api/users/count/'),
     me: ref<typeof declared.users.me>('GET', '/api/users/me/'),
     replaceMe: ref<typeof declared.users.replaceMe>('PUT', '/api/users/me/'),
@@ -206,8 +189,8 @@ export const endpoints = {
     archive: ref<typeof declared.users.archive>('DELETE', '/api/users/'),
     restore: ref<typeof declared.users.restore>('POST', '/api/users/restore/'),
     changePrivilegedSettings: ref<typeof declared.users.changePrivilegedSettings>('POST', '/api/users/:id/change_privileged_settings/'),
-    timeline: ref<typeof declared.users.timeline>('POST', '/api/users/:user/timeline/check/'),
-    actionsTimeline: ref<typeof declared.users.actionsTimeline>('POST', '/api/users/:user/user_logs_timeline/check/'),
+    timeline: listRef<typeof declared.users.timeline>('POST', '/api/users/:user/timeline/check/', { basename: 'users', orderings: ['date_time', 'action', 'object_type', 'username', 'id'], defaultOrdering: ['-date_time'], filters: { action: 'strings', company_id: 'numbers', date_time_from: 'string', date_time_to: 'string', object_id: 'strings', object_type: 'strings', search: 'string', user_id: 'numbers' } }),
+    actionsTimeline: listRef<typeof declared.users.actionsTimeline>('POST', '/api/users/:user/user_logs_timeline/check/', { basename: 'users', orderings: ['date_time', 'action', 'object_type', 'username', 'id'], defaultOrdering: ['-date_time'], filters: { action: 'strings', company_id: 'numbers', date_time_from: 'string', date_time_to: 'string', object_id: 'strings', object_type: 'strings', search: 'string', user_id: 'numbers' } }),
   },
   widgets: {
     list: ref<typeof declared.widgets.list>('GET', '/api/widgets/'),
@@ -218,8 +201,7 @@ export const endpoints = {
     data: ref<typeof declared.widgets.data>('POST', '/api/widgets/data/'),
   },
   units: {
-    spec: listSpec<typeof declared.units.spec>({ orderings: ['name', 'created_at', 'id'], defaultOrdering: ['name'], filters: ['company_id', 'search'] }),
-    list: ref<typeof declared.units.list>('POST', '/api/units/check/'),
+    list: listRef<typeof declared.units.list>('POST', '/api/units/check/', { basename: 'companies', orderings: ['name', 'created_at', 'id'], defaultOrdering: ['name'], filters: { company_id: 'numbers', search: 'string' } }),
     count: ref<typeof declared.units.count>('POST', '/api/units/count/'),
     get: ref<typeof declared.units.get>('GET', '/api/units/:id/'),
     create: ref<typeof declared.units.create>('POST', '/api/units/'),

@@ -1,5 +1,5 @@
 import { listEndpoints, permission } from '../endpoint';
-import { systemLogFiltersSchema, systemLogSchema } from '../system-logs';
+import { systemLogDefaultOrdering, systemLogFiltersSchema, systemLogOrderings, systemLogSchema } from '../system-logs';
 
 /** The system log (audit records), read-only. */
 export const auditEndpoints = {
@@ -10,7 +10,7 @@ export const auditEndpoints = {
     item: systemLogSchema,
     filters: systemLogFiltersSchema,
     access: permission('system_logs', 'view'),
-    orderings: ['date_time', 'action', 'object_type', 'username', 'id'],
-    defaultOrdering: ['-date_time'],
+    orderings: systemLogOrderings,
+    defaultOrdering: systemLogDefaultOrdering,
   }),
 };

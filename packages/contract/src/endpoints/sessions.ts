@@ -12,6 +12,7 @@ export const sessionEndpoints = {
     item: userSessionSchema,
     filters: userSessionFiltersSchema,
     access: signedIn,
+    basename: 'sessions',
     orderings: ['created_at', 'last_seen_at'],
     defaultOrdering: ['-last_seen_at'],
   }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint, idParams, listEndpoints, permission, signedIn } from '../endpoint';
 import { countAnswerSchema, listAnswerSchema, listQuerySchema } from '../list';
-import { systemLogFiltersSchema, systemLogSchema } from '../system-logs';
+import { systemLogDefaultOrdering, systemLogFiltersSchema, systemLogOrderings, systemLogSchema } from '../system-logs';
 import {
   currentUserSchema,
   idsSchema,
@@ -37,6 +37,12 @@ const timeline = (path: string, summary: string, description: string) =>
     query: listQuerySchema,
     body: systemLogFiltersSchema,
     responses: { 200: listAnswerSchema(systemLogSchema) },
+    listShape: {
+      basename: 'users',
+      orderings: systemLogOrderings,
+      defaultOrdering: systemLogDefaultOrdering,
+      filters: systemLogFiltersSchema,
+    },
   });
 
 const profileChange = {

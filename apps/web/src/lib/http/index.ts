@@ -3,7 +3,7 @@ export type { ClientNotification, ErrorTexts, HttpHandlers, HttpMethod, RequestO
 export { ApiError, hasFieldErrors, isCancelled } from './errors';
 export type { ApiErrorCode, ServerMessage } from './errors';
 export { camelizeKeys, snakeizeKeys, toCamelCase, toSnakeCase } from './case';
-export type { Camelize, Snakeize } from './case';
+export type { CamelCase, Camelize, Snakeize } from './case';
 export { isSystemUpdating, onHttpEvent } from './events';
 export { toQueryString } from './query-string';
 export { call } from './endpoint-client';

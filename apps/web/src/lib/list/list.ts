@@ -1,12 +1,12 @@
 import type { ListAnswer, ResourceBasename } from '@vigil/contract';
-import { endpointUrl } from '@vigil/contract/client';
+import { endpointUrl, type FilterKind } from '@vigil/contract/client';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from '../router';
 import { useFetchState, type FetchState } from '../fetch-state';
 import { http, toCamelCase, toSnakeCase, type Camelize } from '../http';
 
 /** How a filter is kept in the URL: one value, repeated values, a number, numbers or a boolean. */
-export type FilterKind = 'string' | 'strings' | 'number' | 'numbers' | 'boolean';
+export type { FilterKind };
 
 type FilterValue<K extends FilterKind> = K extends 'string'
   ? string
@@ -20,7 +20,10 @@ type FilterValue<K extends FilterKind> = K extends 'string'
 
 export type FiltersOf<D extends Record<string, FilterKind>> = { [K in keyof D]?: FilterValue<D[K]> };
 
-/** A list over the generic list engine (`POST /api/<resource>/check/`), described once per page. */
+/**
+ * A list over the generic list engine (`POST /api/<resource>/check/`) as a page uses it. Pages make
+ * it from the contract's declaration with `defineList`, never by hand.
+ */
 export interface ListDefinition<D extends Record<string, FilterKind>> {
   basename: ResourceBasename;
   /** The list's declared `check/` endpoint (e.g. `endpoints.units.list`). */

@@ -1,7 +1,7 @@
 import type { PasswordChange, ProfileUpdate, UserSession } from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
-import type { ListDefinition } from '../../../lib/list';
+import { defineList } from '../../../lib/list';
 
 export type Session = Camelize<UserSession>;
 
@@ -26,15 +26,11 @@ export const disableOtp = (password: string) =>
   call(endpoints.auth.disableOtp, { body: { password }, notifyErrors: false });
 
 /** The signed-in user's sessions over the list engine (`POST /api/sessions/check/`). */
-export const sessionList = {
-  basename: 'sessions',
-  endpoint: endpoints.sessions.list,
-  filters: { search: 'string' },
-  orderable: ['last_seen_at', 'created_at'],
-  defaultOrdering: '-last_seen_at',
+export const sessionList = defineList(endpoints.sessions.list, {
   pageSizes: [25, 50, 100],
   defaultPageSize: 25,
-} as const satisfies ListDefinition<Record<string, 'string'>>;
+  pick: ['search'],
+});
 
 export const endSession = (id: string) => call(endpoints.sessions.end, { params: { id } });
 export const endOtherSessions = () => call(endpoints.sessions.endOthers, {});

@@ -9,7 +9,7 @@ import type {
 } from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import { call, type CallInput, type Camelize } from '../../../lib/http';
-import type { FiltersOf, ListDefinition } from '../../../lib/list';
+import { defineList, type FiltersOf } from '../../../lib/list';
 import { periodStart, type Period } from '../../triage/periods';
 
 export type Alert = Camelize<AlertWire>;
@@ -19,29 +19,13 @@ export type AlertLinkedEvents = Camelize<AlertLinkedEventsWire>;
 export type Incident = Camelize<IncidentWire>;
 
 /** The queue over the list engine: every filter, the ordering and the time window live in the URL. */
-export const alertList = {
-  basename: 'alerts',
-  endpoint: endpoints.alerts.list,
-  filters: {
-    search: 'string',
-    status: 'strings',
-    severity: 'strings',
-    source: 'strings',
-    assigneeId: 'numbers',
-    unassigned: 'boolean',
-    companyId: 'numbers',
-    tags: 'strings',
-    incidentId: 'numbers',
-    /** A relative window (`1h`, `24h`, `7d`, `30d`) over last seen; turned into `last_seen_from` when asked. */
-    period: 'string',
-    lastSeenFrom: 'string',
-    lastSeenTo: 'string',
-  },
-  orderable: ['last_seen', 'first_seen', 'severity', 'count', 'id'],
-  defaultOrdering: '-last_seen',
+export const alertList = defineList(endpoints.alerts.list, {
   pageSizes: [100],
   defaultPageSize: 100,
-} as const satisfies ListDefinition<Record<string, 'string' | 'strings' | 'numbers' | 'boolean'>>;
+  omit: ['id', 'firstSeenFrom', 'firstSeenTo'],
+  /** A relative window (`1h`, `24h`, `7d`, `30d`) over last seen; turned into `last_seen_from` when asked. */
+  pageFilters: { period: 'string' },
+});
 
 export type AlertListFilters = FiltersOf<(typeof alertList)['filters']>;
 

@@ -10,7 +10,7 @@ import type {
 } from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
-import type { ListDefinition } from '../../../lib/list';
+import { defineList } from '../../../lib/list';
 
 export type Company = Camelize<CompanyWire>;
 export type Unit = Camelize<UnitWire>;
@@ -23,25 +23,11 @@ export const companyKeys = {
   me: (id: number) => ['companies', 'me', id] as const,
 };
 
-export const companyList = {
-  basename: 'companies',
-  endpoint: endpoints.companies.list,
-  filters: { search: 'string', kind: 'strings', isActive: 'boolean' },
-  orderable: ['name', 'kind', 'created_at', 'id'],
-  defaultOrdering: 'name',
-  pageSizes: [25, 50, 100, 200],
-  defaultPageSize: 50,
-} as const satisfies ListDefinition<Record<string, 'string' | 'strings' | 'boolean'>>;
+const paging = { pageSizes: [25, 50, 100, 200], defaultPageSize: 50 } as const;
 
-export const unitList = {
-  basename: 'companies',
-  endpoint: endpoints.units.list,
-  filters: { search: 'string', companyId: 'numbers' },
-  orderable: ['name', 'created_at', 'id'],
-  defaultOrdering: 'name',
-  pageSizes: [25, 50, 100, 200],
-  defaultPageSize: 50,
-} as const satisfies ListDefinition<Record<string, 'string' | 'numbers'>>;
+export const companyList = defineList(endpoints.companies.list, { ...paging, pick: ['search', 'kind', 'isActive'] });
+
+export const unitList = defineList(endpoints.units.list, paging);
 
 export const createCompany = (data: Camelize<CompanyCreate>) =>
   call(endpoints.companies.create, { body: data, notifyErrors: false });

@@ -11,7 +11,7 @@ import type {
 import { endpoints } from '@vigil/contract/client';
 import type { z } from 'zod';
 import { call, type Camelize, type RequestOptions } from '../../../lib/http';
-import type { FiltersOf, ListDefinition } from '../../../lib/list';
+import { defineList, type FiltersOf } from '../../../lib/list';
 import { periodStart } from '../../triage/periods';
 
 export type Incident = Camelize<IncidentWire>;
@@ -25,25 +25,12 @@ export type TaskCreate = Camelize<z.input<typeof taskCreateSchema>>;
 export type TaskUpdate = Camelize<z.input<typeof taskUpdateSchema>>;
 
 /** The incident list over the list engine: filters, ordering and the time window live in the URL. */
-export const incidentList = {
-  basename: 'incidents',
-  endpoint: endpoints.incidents.list,
-  filters: {
-    search: 'string',
-    status: 'strings',
-    severity: 'strings',
-    assigneeId: 'numbers',
-    companyId: 'numbers',
-    /** A relative window (`1h`, `24h`, `7d`, `30d`) over creation; turned into `created_from` when asked. */
-    period: 'string',
-    createdFrom: 'string',
-    createdTo: 'string',
-  },
-  orderable: ['created_at', 'updated_at', 'severity', 'id'],
-  defaultOrdering: '-created_at',
+export const incidentList = defineList(endpoints.incidents.list, {
   pageSizes: [100],
   defaultPageSize: 100,
-} as const satisfies ListDefinition<Record<string, 'string' | 'strings' | 'numbers'>>;
+  /** A relative window (`1h`, `24h`, `7d`, `30d`) over creation; turned into `created_from` when asked. */
+  pageFilters: { period: 'string' },
+});
 
 export type IncidentListFilters = FiltersOf<(typeof incidentList)['filters']>;
 export type IncidentApiFilters = Omit<IncidentListFilters, 'period'>;

@@ -14,7 +14,7 @@ import type {
 } from '@vigil/contract';
 import { endpointUrl, endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
-import type { FilterKind, FiltersOf, ListDefinition } from '../../../lib/list';
+import { defineList, type FiltersOf } from '../../../lib/list';
 
 /** A stored event as lists give it (the normalised event without its raw record). */
 export type StoredEvent = Camelize<StoredEventItem>;
@@ -35,114 +35,32 @@ export const networkEventOf = (row: StoredEvent) => row.event as unknown as Netw
 export const endpointEventOf = (row: StoredEvent) => row.event as unknown as EndpointEventView;
 export const mailMessageOf = (row: StoredEvent) => row.event as unknown as MailMessageView;
 
-const pageSizes = [100, 200] as const;
-const paging = { pageSizes, defaultPageSize: 100 } as const;
+const paging = { pageSizes: [100, 200], defaultPageSize: 100 } as const;
 
 /** Network events (`POST /api/network/check/`); URL keys are the API's filter names. */
-export const networkList = {
-  basename: 'network',
-  endpoint: endpoints.events.network.list,
-  filters: {
-    tsFrom: 'string',
-    tsTo: 'string',
-    search: 'string',
-    eventType: 'strings',
-    ip: 'strings',
-    srcIp: 'strings',
-    destIp: 'strings',
-    srcPort: 'numbers',
-    destPort: 'numbers',
-    proto: 'strings',
-    appProto: 'strings',
-    severity: 'strings',
-    sensor: 'strings',
-    communityId: 'string',
-    fileSha256: 'string',
-    fileStored: 'boolean',
-    tlsSerial: 'string',
-    sshSoftware: 'string',
-    dhcpMac: 'strings',
-    dhcpHostname: 'string',
-    dhcpAssignedIp: 'strings',
-    smtpAddress: 'string',
-    companyId: 'numbers',
-  },
-  orderable: ['ts', 'id'],
-  defaultOrdering: '-ts',
+export const networkList = defineList(endpoints.events.network.list, {
   ...paging,
-} as const satisfies ListDefinition<Record<string, FilterKind>>;
+  omit: ['batchId', 'dnsRrname', 'httpHostname', 'tlsSni', 'signatureId'],
+});
 
 /** Endpoint events (`POST /api/eclipse_events/check/`). */
-export const endpointList = {
-  basename: 'eclipse_events',
-  endpoint: endpoints.events.endpoint.list,
-  filters: {
-    tsFrom: 'string',
-    tsTo: 'string',
-    search: 'string',
-    hostName: 'strings',
-    userName: 'strings',
-    processName: 'strings',
-    parentName: 'strings',
-    action: 'strings',
-    outcome: 'strings',
-    eventCode: 'strings',
-    sourceFormat: 'strings',
-    hash: 'string',
-    targetProcessName: 'strings',
-    grantedAccess: 'strings',
-    originalFileName: 'strings',
-    integrityLevel: 'strings',
-    logonId: 'strings',
-    companyId: 'numbers',
-  },
-  orderable: ['ts', 'id'],
-  defaultOrdering: '-ts',
+export const endpointList = defineList(endpoints.events.endpoint.list, {
   ...paging,
-} as const satisfies ListDefinition<Record<string, FilterKind>>;
+  omit: ['batchId', 'srcIp', 'destIp', 'destPort', 'registryPath', 'dnsQuestion'],
+});
 
 /** Mail messages (`POST /api/mailing/check/`). */
-export const mailList = {
-  basename: 'mailing',
-  endpoint: endpoints.events.mail.list,
-  filters: {
-    tsFrom: 'string',
-    tsTo: 'string',
-    search: 'string',
-    sender: 'string',
-    recipient: 'string',
-    subject: 'string',
-    url: 'string',
-    spf: 'strings',
-    dkim: 'strings',
-    dmarc: 'strings',
-    hasAttachments: 'boolean',
-    companyId: 'numbers',
-  },
-  orderable: ['ts', 'id'],
-  defaultOrdering: '-ts',
-  ...paging,
-} as const satisfies ListDefinition<Record<string, FilterKind>>;
+export const mailList = defineList(endpoints.events.mail.list, { ...paging, omit: ['batchId'] });
 
 /**
  * Files by hash (`POST /api/warehouse/hashes/check/`): every hash a company saw, with or without the
  * bytes. Other pages link here with `?sha256=`, which the API takes as `hash`.
  */
-export const fileList = {
-  basename: 'warehouse/hashes',
-  endpoint: endpoints.events.hashes.list,
-  filters: {
-    sha256: 'string',
-    search: 'string',
-    detectedType: 'strings',
-    verdict: 'string',
-    source: 'strings',
-    companyId: 'numbers',
-  },
-  orderable: ['last_seen', 'first_seen', 'sightings', 'id'],
-  defaultOrdering: '-last_seen',
+export const fileList = defineList(endpoints.events.hashes.list, {
   ...paging,
-} as const satisfies ListDefinition<Record<string, FilterKind>>;
+  pick: ['search', 'detectedType', 'verdict', 'source', 'companyId'],
+  pageFilters: { sha256: 'string' },
+});
 
 /** The file list's URL filters as the API takes them (`sha256` → `hash`). */
 export function fileApiFilters(filters: FiltersOf<typeof fileList.filters>): FiltersOf<typeof fileList.filters> {

@@ -10,7 +10,7 @@ import type {
 } from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
-import type { ListDefinition } from '../../../lib/list';
+import { defineList } from '../../../lib/list';
 
 export type User = Camelize<UserWire>;
 export type Role = Camelize<RoleWire>;
@@ -25,47 +25,23 @@ export const userKeys = {
 };
 
 /** Users over the list engine (`POST /api/users/check/`); every filter and the ordering are kept in the URL. */
-export const userList = {
-  basename: 'users',
-  endpoint: endpoints.users.list,
-  filters: {
-    search: 'string',
-    companyId: 'numbers',
-    unitId: 'numbers',
-    roleId: 'numbers',
-    archived: 'boolean',
-    twoFactorEnabled: 'boolean',
-    isSuperuser: 'boolean',
-  },
-  orderable: ['username', 'first_name', 'last_name', 'email', 'company', 'created_at', 'last_login_at', 'id'],
-  defaultOrdering: 'username',
+export const userList = defineList(endpoints.users.list, {
   pageSizes: [25, 50, 100, 200],
   defaultPageSize: 50,
-} as const satisfies ListDefinition<Record<string, 'string' | 'numbers' | 'boolean'>>;
+  omit: ['id'],
+});
 
 /** Changes to one user, and actions the user took: the system log narrowed to them, newest first. */
 export function timelineList(userId: number, kind: 'timeline' | 'user_logs_timeline') {
-  return {
-    basename: 'users',
-    endpoint: kind === 'timeline' ? endpoints.users.timeline : endpoints.users.actionsTimeline,
+  return defineList(kind === 'timeline' ? endpoints.users.timeline : endpoints.users.actionsTimeline, {
     pathParams: { user: userId },
-    filters: { search: 'string' },
-    orderable: ['date_time'],
-    defaultOrdering: '-date_time',
+    pick: ['search'],
     pageSizes: [20, 50, 100],
     defaultPageSize: 20,
-  } as const satisfies ListDefinition<{ search: 'string' }>;
+  });
 }
 
-export const rolesList = {
-  basename: 'users',
-  endpoint: endpoints.roles.list,
-  filters: { search: 'string', companyId: 'numbers' },
-  orderable: ['name', 'created_at'],
-  defaultOrdering: 'name',
-  pageSizes: [25, 50, 100],
-  defaultPageSize: 50,
-} as const satisfies ListDefinition<Record<string, 'string' | 'numbers'>>;
+export const rolesList = defineList(endpoints.roles.list, { pageSizes: [25, 50, 100], defaultPageSize: 50 });
 
 export const fetchUser = (id: number, signal?: AbortSignal) => call(endpoints.users.get, { params: { id }, signal });
 export const createUser = (data: Camelize<UserCreate>) =>

@@ -26,10 +26,7 @@ export function UserTimeline({ userId, kind }: { userId: number; kind: 'timeline
     ordering: definition.defaultOrdering,
     filters: applied ? { search: applied } : {},
   };
-  const { data, error, fetching, fetch } = useList<SystemLogWire, typeof definition.filters>(
-    { ...definition, basename: 'users' },
-    state,
-  );
+  const { data, error, fetching, fetch } = useList<SystemLogWire, typeof definition.filters>(definition, state);
   const pages = Math.max(1, Math.ceil((data?.count ?? 0) / definition.defaultPageSize));
 
   return (
