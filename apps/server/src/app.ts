@@ -172,7 +172,10 @@ async function buildServices(app: FastifyInstance, deps: AppDeps): Promise<AppSe
     indicators: indicatorIndex,
     dedupWindowMinutes: deps.config.alertDedupWindowMinutes,
     onRuleCompileError: (rule, reason) =>
-      app.log.warn({ rule }, `Sigma rule ${rule.id} revision ${rule.revision} does not compile and is left out: ${reason}`),
+      app.log.warn(
+        { rule },
+        `Sigma rule ${rule.id} revision ${rule.revision} does not compile and is left out: ${reason}`,
+      ),
     // The live bus is made by the live module (registered later); it is read when a batch has committed.
     publish: (live) =>
       app.live.publish(live).catch((error: unknown) => app.log.warn({ err: error }, 'live update failed')),

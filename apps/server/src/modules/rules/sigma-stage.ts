@@ -126,7 +126,8 @@ export function sigmaDetection(
     mitre: [...rule.techniques],
     observables: endpointObservables(e),
     event: { kind: 'endpoint', id: stored.id, ts: stored.ts },
-    dedupKey: dedupKeyOf(source, [host]),
+    // Per stored rule and host: a company's own copy of a rule does not fold into the provider's.
+    dedupKey: dedupKeyOf(source, [host, `stored:${rule.id}`]),
     occurredAt: e.timestamp,
   };
 }
