@@ -15,7 +15,7 @@
  * BENCH_INDICATORS (default 100,000) policy indicators are imported first through the API (IPs,
  * domains, SHA-256s; a handful match the traffic), so every batch is matched against them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,8 +38,8 @@ import {
   writeNetworkRow,
 } from '../apps/server/src/modules/ingest/storage';
 import { batchBody as linesBody, endpointLine, eveLine } from './lib/ingest-lines';
+import { ingestToken, pool, signIn, startServer, stopServer } from './lib/server-process';
 
-const root = path.resolve(import.meta.dirname, '..');
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 const eveBatches = Number(process.env.BENCH_EVE_BATCHES ?? 200);
 const endpointBatches = Number(process.env.BENCH_ENDPOINT_BATCHES ?? 100);
@@ -53,61 +53,6 @@ const TARGET_RATIO = 0.5;
 
 function log(message: string): void {
   process.stderr.write(`[bench ingest] ${message}\n`);
-}
-
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  // BENCH_SERVER_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
-  const profile = process.env.BENCH_SERVER_PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`]
-    : [];
-  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  // As `npm start` runs it (scripts/start.mjs), young generation size included.
-  const child = spawn(
-    process.execPath,
-    [...profile, '--max-semi-space-size=128', ...extra, '--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 120 s:\n${output}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Vigil is running at (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const item = items[next++]!;
-        await work(item);
-      }
-    }),
-  );
 }
 
 /** One batch's events for the raw inserts: values, their source lines and ids. */
@@ -175,26 +120,8 @@ async function main(): Promise<void> {
       VIGIL_ADMIN_PASSWORD: password,
     });
     server = started.child;
-    const first = await fetch(`${started.url}/api/auth/`);
-    const csrf = /csrf_token=([^;]+)/.exec(first.headers.getSetCookie().join('; '))?.[1] ?? '';
-    const signIn = await fetch(`${started.url}/api/auth/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrftoken': csrf, cookie: `csrf_token=${csrf}` },
-      body: JSON.stringify({ username: 'admin', password }),
-    });
-    const session = /vigil_session=([^;]+)/.exec(signIn.headers.getSetCookie().join('; '))?.[1];
-    if (!session) throw new Error(`sign-in failed: ${signIn.status}`);
-    const tokenAnswer = await fetch(`${started.url}/api/ingest/tokens/`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-csrftoken': csrf,
-        cookie: `vigil_session=${session}; csrf_token=${csrf}`,
-      },
-      body: JSON.stringify({ name: 'bench sensor' }),
-    });
-    const token = (await tokenAnswer.json()) as { key: string; company_id: number };
-    if (!token.key) throw new Error(`token creation failed: ${tokenAnswer.status}`);
+    const session = await signIn(started.url, 'admin', password);
+    const token = await ingestToken(started.url, session);
 
     // Indicators: mostly values the traffic never shows, a few it does (alerts on a match).
     const csv = ['type,value,policy,severity'];
@@ -208,8 +135,8 @@ async function main(): Promise<void> {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'x-csrftoken': csrf,
-        cookie: `vigil_session=${session}; csrf_token=${csrf}`,
+        'x-csrftoken': session.csrf,
+        cookie: session.cookie,
       },
       body: JSON.stringify({ csv: csv.join('\n') }),
     });
