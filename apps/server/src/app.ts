@@ -66,17 +66,13 @@ export function buildDetectionPipeline(parts: {
   /** ALERT_DEDUP_WINDOW_MINUTES. */
   dedupWindowMinutes: number;
   publish: (live: LiveEvent[]) => Promise<void>;
-  /** Told of a stored Sigma rule that would not compile (once per revision); it is left out. */
-  onRuleCompileError?: (rule: { id: number; revision: number; title: string }, reason: string) => void;
+  /** The Sigma stage (buildServices makes it to load the rules at start); a new one when absent. */
+  sigma?: SigmaStage;
 }): DetectionPipeline {
   return createDetectionPipeline({
     db: parts.db,
     // Each stage object holds its own compiled rules and threshold counters, made here once per app.
-    detectionStages: [
-      new SuricataRuleStage(),
-      new SigmaStage({ onCompileError: parts.onRuleCompileError }),
-      indicatorStage(parts.indicators),
-    ],
+    detectionStages: [new SuricataRuleStage(), parts.sigma ?? new SigmaStage(), indicatorStage(parts.indicators)],
     raise: (tx, detections) => raiseAlerts(tx, detections, { dedupWindowMinutes: parts.dedupWindowMinutes }),
     group: groupNewAlerts,
     match: applyMatchers,
@@ -167,15 +163,22 @@ async function buildServices(app: FastifyInstance, deps: AppDeps): Promise<AppSe
   app.addHook('onClose', async () => {
     await indicatorIndex.stop();
   });
-  const pipeline = buildDetectionPipeline({
-    db: deps.db,
-    indicators: indicatorIndex,
-    dedupWindowMinutes: deps.config.alertDedupWindowMinutes,
-    onRuleCompileError: (rule, reason) =>
+  const sigma = new SigmaStage({
+    onCompileError: (rule, reason) =>
       app.log.warn(
         { rule },
         `Sigma rule ${rule.id} revision ${rule.revision} does not compile and is left out: ${reason}`,
       ),
+  });
+  // The enabled Sigma rules are compiled before the first batch comes (a failure here is retried by that batch).
+  await sigma
+    .prepare(deps.db)
+    .catch((error: unknown) => app.log.warn({ err: error }, 'Sigma rules not loaded at start'));
+  const pipeline = buildDetectionPipeline({
+    db: deps.db,
+    indicators: indicatorIndex,
+    dedupWindowMinutes: deps.config.alertDedupWindowMinutes,
+    sigma,
     // The live bus is made by the live module (registered later); it is read when a batch has committed.
     publish: (live) =>
       app.live.publish(live).catch((error: unknown) => app.log.warn({ err: error }, 'live update failed')),

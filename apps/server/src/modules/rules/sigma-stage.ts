@@ -1,6 +1,6 @@
 import type { EndpointEvent } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
-import type { DetectionStage } from '../pipeline/detection-stage';
+import type { DetectionContext, DetectionStage } from '../pipeline/detection-stage';
 import { dedupKeyOf, type Detection, type DetectionSource, type Observable } from '../pipeline/detections';
 import type { StoredEvent } from '../pipeline/stored-events';
 import { hitsOfBatch } from './rule-hits';
@@ -145,7 +145,7 @@ export class SigmaStage implements DetectionStage {
 
   constructor(private readonly options: SigmaStageOptions = {}) {}
 
-  async detect(ctx: { companyId: number; tx: Queryable }, events: readonly StoredEvent[]): Promise<Detection[]> {
+  async detect(ctx: DetectionContext, events: readonly StoredEvent[]): Promise<Detection[]> {
     let endpoint = false;
     for (const e of events) if (e.kind === 'endpoint') endpoint = true;
     if (!endpoint) return [];
@@ -162,6 +162,14 @@ export class SigmaStage implements DetectionStage {
     }
     await recordRuleHits(ctx.tx, hitsOfBatch(ctx.companyId, detections));
     return detections;
+  }
+
+  /**
+   * Reads and compiles the enabled rules now (at start), so that the first batch does not wait for
+   * them; batches check the version and load again when the rules changed since.
+   */
+  async prepare(db: Queryable): Promise<void> {
+    await this.ruleSet(db);
   }
 
   /** The rule set of the store's current version, read and compiled again only when it changed. */

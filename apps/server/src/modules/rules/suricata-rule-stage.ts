@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import type { DetectionStage } from '../pipeline/detection-stage';
+import type { DetectionContext, DetectionStage } from '../pipeline/detection-stage';
 import type { Detection } from '../pipeline/detections';
 import type { StoredEvent } from '../pipeline/stored-events';
 import { suricataDetection } from '../pipeline/suricata-stage';
@@ -100,7 +100,7 @@ export class SuricataRuleStage implements DetectionStage {
   private set: RuleSet | null = null;
   private readonly gates = new Map<number, CompanyGate>();
 
-  async detect(ctx: { companyId: number; tx: Queryable }, events: readonly StoredEvent[]): Promise<Detection[]> {
+  async detect(ctx: DetectionContext, events: readonly StoredEvent[]): Promise<Detection[]> {
     const alerts: { stored: StoredEvent & { kind: 'network' }; detection: Detection }[] = [];
     for (const stored of events) {
       if (stored.kind !== 'network') continue;
