@@ -37,7 +37,7 @@ import {
   writeNetworkRow,
 } from '../apps/server/src/modules/ingest/storage';
 import { batchBody as linesBody, endpointLine, eveLine } from './lib/ingest-lines';
-import { startServerProcess, type ServerProcess } from './lib/server-process';
+import { ingestToken, pool, signIn, startServerProcess, type ServerProcess } from './lib/server-process';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 const eveBatches = Number(process.env.BENCH_EVE_BATCHES ?? 200);
@@ -52,18 +52,6 @@ const TARGET_RATIO = 0.5;
 
 function log(message: string): void {
   process.stderr.write(`[bench ingest] ${message}\n`);
-}
-
-async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const item = items[next++]!;
-        await work(item);
-      }
-    }),
-  );
 }
 
 /** One batch's events for the raw inserts: values, their source lines and ids. */
@@ -127,26 +115,8 @@ async function main(): Promise<void> {
       VIGIL_ADMIN_PASSWORD: password,
     });
     server = started;
-    const first = await fetch(`${started.url}/api/auth/`);
-    const csrf = /csrf_token=([^;]+)/.exec(first.headers.getSetCookie().join('; '))?.[1] ?? '';
-    const signIn = await fetch(`${started.url}/api/auth/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrftoken': csrf, cookie: `csrf_token=${csrf}` },
-      body: JSON.stringify({ username: 'admin', password }),
-    });
-    const session = /vigil_session=([^;]+)/.exec(signIn.headers.getSetCookie().join('; '))?.[1];
-    if (!session) throw new Error(`sign-in failed: ${signIn.status}`);
-    const tokenAnswer = await fetch(`${started.url}/api/ingest/tokens/`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-csrftoken': csrf,
-        cookie: `vigil_session=${session}; csrf_token=${csrf}`,
-      },
-      body: JSON.stringify({ name: 'bench sensor' }),
-    });
-    const token = (await tokenAnswer.json()) as { key: string; company_id: number };
-    if (!token.key) throw new Error(`token creation failed: ${tokenAnswer.status}`);
+    const session = await signIn(started.url, 'admin', password);
+    const token = await ingestToken(started.url, session);
 
     // Indicators: mostly values the traffic never shows, a few it does (alerts on a match).
     const csv = ['type,value,policy,severity'];
@@ -160,8 +130,8 @@ async function main(): Promise<void> {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'x-csrftoken': csrf,
-        cookie: `vigil_session=${session}; csrf_token=${csrf}`,
+        'x-csrftoken': session.csrf,
+        cookie: session.cookie,
       },
       body: JSON.stringify({ csv: csv.join('\n') }),
     });

@@ -1,3 +1,7 @@
+/**
+ * The server as its own process for the HTTP benchmarks, started the way `npm start` runs it, and
+ * what a sensor needs to send it events: a signed-in administrator's ingest token.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
@@ -73,4 +77,48 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       reject(new Error(`the server exited with ${code}:\n${output}`));
     });
   });
+}
+
+/** Runs `work` over the items with at most `concurrency` at a time. */
+export async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const item = items[next++]!;
+        await work(item);
+      }
+    }),
+  );
+}
+
+/** A signed-in administrator's session cookies and CSRF token. */
+export interface AdminSession {
+  csrf: string;
+  cookie: string;
+}
+
+export async function signIn(url: string, username: string, password: string): Promise<AdminSession> {
+  const first = await fetch(`${url}/api/auth/`);
+  const csrf = /csrf_token=([^;]+)/.exec(first.headers.getSetCookie().join('; '))?.[1] ?? '';
+  const answer = await fetch(`${url}/api/auth/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrftoken': csrf, cookie: `csrf_token=${csrf}` },
+    body: JSON.stringify({ username, password }),
+  });
+  const session = /vigil_session=([^;]+)/.exec(answer.headers.getSetCookie().join('; '))?.[1];
+  if (!session) throw new Error(`sign-in failed: ${answer.status}`);
+  return { csrf, cookie: `vigil_session=${session}; csrf_token=${csrf}` };
+}
+
+/** A new ingest token of the administrator's company. */
+export async function ingestToken(url: string, session: AdminSession): Promise<{ key: string; company_id: number }> {
+  const answer = await fetch(`${url}/api/ingest/tokens/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrftoken': session.csrf, cookie: session.cookie },
+    body: JSON.stringify({ name: 'bench sensor' }),
+  });
+  const token = (await answer.json()) as { key: string; company_id: number };
+  if (!token.key) throw new Error(`token creation failed: ${answer.status}`);
+  return token;
 }

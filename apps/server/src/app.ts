@@ -33,7 +33,8 @@ import { registerMail } from './modules/mail/mail.routes';
 import { applyMatchers } from './modules/matchers/apply-matchers';
 import { registerMatchers } from './modules/matchers/matchers.routes';
 import { createDetectionPipeline, type DetectionPipeline } from './modules/pipeline/pipeline';
-import { suricataStage } from './modules/pipeline/suricata-stage';
+import { SigmaStage } from './modules/rules/sigma-stage';
+import { SuricataRuleStage } from './modules/rules/suricata-rule-stage';
 import { registerRoles } from './modules/roles/roles.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
@@ -65,10 +66,13 @@ export function buildDetectionPipeline(parts: {
   /** ALERT_DEDUP_WINDOW_MINUTES. */
   dedupWindowMinutes: number;
   publish: (live: LiveEvent[]) => Promise<void>;
+  /** The Sigma stage (buildServices makes it to load the rules at start); a new one when absent. */
+  sigma?: SigmaStage;
 }): DetectionPipeline {
   return createDetectionPipeline({
     db: parts.db,
-    detectionStages: [suricataStage, indicatorStage(parts.indicators)],
+    // Each stage object holds its own compiled rules and threshold counters, made here once per app.
+    detectionStages: [new SuricataRuleStage(), parts.sigma ?? new SigmaStage(), indicatorStage(parts.indicators)],
     raise: (tx, detections) => raiseAlerts(tx, detections, { dedupWindowMinutes: parts.dedupWindowMinutes }),
     group: groupNewAlerts,
     match: applyMatchers,
@@ -159,10 +163,22 @@ async function buildServices(app: FastifyInstance, deps: AppDeps): Promise<AppSe
   app.addHook('onClose', async () => {
     await indicatorIndex.stop();
   });
+  const sigma = new SigmaStage({
+    onCompileError: (rule, reason) =>
+      app.log.warn(
+        { rule },
+        `Sigma rule ${rule.id} revision ${rule.revision} does not compile and is left out: ${reason}`,
+      ),
+  });
+  // The enabled Sigma rules are compiled before the first batch comes (a failure here is retried by that batch).
+  await sigma
+    .prepare(deps.db)
+    .catch((error: unknown) => app.log.warn({ err: error }, 'Sigma rules not loaded at start'));
   const pipeline = buildDetectionPipeline({
     db: deps.db,
     indicators: indicatorIndex,
     dedupWindowMinutes: deps.config.alertDedupWindowMinutes,
+    sigma,
     // The live bus is made by the live module (registered later); it is read when a batch has committed.
     publish: (live) =>
       app.live.publish(live).catch((error: unknown) => app.log.warn({ err: error }, 'live update failed')),

@@ -93,7 +93,7 @@ function recordedPipeline(
 
 describe('the detection pipeline', () => {
   it('is the one the app raises every alert through, with its detection stages in order', () => {
-    expect(t.app.pipeline.stageNames).toEqual(['suricata', 'indicators']);
+    expect(t.app.pipeline.stageNames).toEqual(['suricata', 'sigma', 'indicators']);
   });
 
   it('runs a batch through store, every detection stage in list order, raise, group, match, then publish', async () => {

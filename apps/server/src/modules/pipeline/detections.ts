@@ -35,7 +35,10 @@ export interface EventRef {
   ts: string;
 }
 
-/** What found it: a rule (Suricata signature, later Sigma/YARA) or a policy indicator. */
+/**
+ * What found it: a rule (Suricata signature, Sigma rule, YARA rule) or a policy indicator. A rule's
+ * `ruleId` is its own identifier (Suricata sid, Sigma id), `storedRuleId` the rule store's row.
+ */
 export type DetectionSource =
   | {
       type: 'rule';
@@ -45,6 +48,11 @@ export type DetectionSource =
       name: string;
       /** What the rule says of itself (Suricata's `metadata` keyword: signature_severity, deployment…). */
       metadata?: Record<string, string[]>;
+      /** The rule in the rule store (`rules.id`), when the detection came from a stored rule. */
+      storedRuleId?: number;
+      /** The rule's author and licence: shown with every match when the licence asks for attribution (Sigma's DRL). */
+      author?: string;
+      licence?: string;
     }
   | { type: 'indicator'; indicatorId: number; indicatorType: string; value: string };
 

@@ -22,42 +22,48 @@ function observablesOf(e: NetworkEvent): Observable[] {
   return out;
 }
 
+/** The detection of one Suricata EVE `alert` record; null for any other event. */
+export function suricataDetection(stored: StoredEvent): Detection | null {
+  if (stored.kind !== 'network') return null;
+  const e = stored.event;
+  const alert = e.alert;
+  if (e.event_type !== 'alert' || !alert) return null;
+  const source: DetectionSource = {
+    type: 'rule',
+    engine: 'suricata',
+    ruleId: String(alert.signature_id),
+    ...(alert.rev === null ? {} : { revision: alert.rev }),
+    name: alert.signature,
+    ...(Object.keys(alert.metadata).length > 0 ? { metadata: alert.metadata } : {}),
+  };
+  const flow = `${e.src_ip ?? '?'}${e.src_port === null ? '' : `:${e.src_port}`} → ${e.dest_ip ?? '?'}${e.dest_port === null ? '' : `:${e.dest_port}`}`;
+  return {
+    companyId: stored.companyId,
+    source,
+    title: alert.signature,
+    description: [
+      `Suricata signature ${alert.signature_id}${alert.rev === null ? '' : ` rev ${alert.rev}`}: ${alert.signature}`,
+      alert.category ? `Category: ${alert.category}` : null,
+      `Flow: ${flow}${e.proto ? ` (${e.proto})` : ''}`,
+      e.host ? `Sensor: ${e.host}` : null,
+    ]
+      .filter((line): line is string => line !== null)
+      .join('\n'),
+    severity: e.severity ?? 'low',
+    mitre: [...alert.mitre_tactic_ids, ...alert.mitre_technique_ids],
+    observables: observablesOf(e),
+    event: { kind: 'network', id: stored.id, ts: stored.ts },
+    dedupKey: dedupKeyOf(source, [e.src_ip ?? '', e.dest_ip ?? '']),
+    occurredAt: e.timestamp,
+  };
+}
+
 /** Suricata EVE `alert` records become rule detections, one per record. */
 export function suricataDetections(events: readonly StoredEvent[]): Detection[] {
   const detections: Detection[] = [];
   for (const stored of events) {
-    if (stored.kind !== 'network') continue;
-    const e = stored.event;
-    const alert = e.alert;
-    if (e.event_type !== 'alert' || !alert) continue;
-    const source: DetectionSource = {
-      type: 'rule',
-      engine: 'suricata',
-      ruleId: String(alert.signature_id),
-      ...(alert.rev === null ? {} : { revision: alert.rev }),
-      name: alert.signature,
-      ...(Object.keys(alert.metadata).length > 0 ? { metadata: alert.metadata } : {}),
-    };
-    const flow = `${e.src_ip ?? '?'}${e.src_port === null ? '' : `:${e.src_port}`} → ${e.dest_ip ?? '?'}${e.dest_port === null ? '' : `:${e.dest_port}`}`;
-    detections.push({
-      companyId: stored.companyId,
-      source,
-      title: alert.signature,
-      description: [
-        `Suricata signature ${alert.signature_id}${alert.rev === null ? '' : ` rev ${alert.rev}`}: ${alert.signature}`,
-        alert.category ? `Category: ${alert.category}` : null,
-        `Flow: ${flow}${e.proto ? ` (${e.proto})` : ''}`,
-        e.host ? `Sensor: ${e.host}` : null,
-      ]
-        .filter((line): line is string => line !== null)
-        .join('\n'),
-      severity: e.severity ?? 'low',
-      mitre: [...alert.mitre_tactic_ids, ...alert.mitre_technique_ids],
-      observables: observablesOf(e),
-      event: { kind: 'network', id: stored.id, ts: stored.ts },
-      dedupKey: dedupKeyOf(source, [e.src_ip ?? '', e.dest_ip ?? '']),
-      occurredAt: e.timestamp,
-    });
+    const detection = suricataDetection(stored);
+    if (detection) detections.push(detection);
   }
   return detections;
 }

@@ -28,10 +28,17 @@ export class SigmaEngine {
   private readonly rules: readonly CompiledRule[];
   private readonly buckets = new Map<string, Bucket>();
   private readonly automaton: AhoCorasick;
-  /** Per needle: the rules it may let through. */
-  private readonly needleRules: number[][];
+  /**
+   * Per needle: the rules it may let through, by the bucket (logsource) they belong to, so that
+   * an event's needles bring in only rules of its own buckets.
+   */
+  private readonly needleRules: { bucket: number; rules: number[] }[][];
+  /** Bucket numbers by bucket key. */
+  private readonly bucketNumbers = new Map<string, number>();
   /** Per rule: the last event (its sequence number) it was a candidate for. */
   private readonly seen: Uint32Array;
+  /** Per needle: the last event it was found in (a needle found again adds nothing). */
+  private needleSeen: Uint32Array;
   private sequence = 0;
   /** How many times a rule was evaluated on an event, over the engine's life (the prefilter's effect). */
   evaluations = 0;
@@ -46,11 +53,13 @@ export class SigmaEngine {
       if (bucket === undefined) {
         bucket = { always: [] };
         this.buckets.set(rule.target.key, bucket);
+        this.bucketNumbers.set(rule.target.key, this.bucketNumbers.size);
       }
       if (rule.needles === null) {
         bucket.always.push(index);
         return;
       }
+      const bucketNumber = this.bucketNumbers.get(rule.target.key)!;
       for (const needle of rule.needles) {
         let n = needleIndex.get(needle);
         if (n === undefined) {
@@ -58,9 +67,14 @@ export class SigmaEngine {
           needleIndex.set(needle, n);
           this.needleRules.push([]);
         }
-        this.needleRules[n]!.push(index);
+        const byBucket = this.needleRules[n]!;
+        let entry = byBucket.find((e) => e.bucket === bucketNumber);
+        if (entry === undefined) byBucket.push((entry = { bucket: bucketNumber, rules: [] }));
+        // A rule may list the same needle twice (two searches): once is enough.
+        if (entry.rules.at(-1) !== index) entry.rules.push(index);
       }
     });
+    this.needleSeen = new Uint32Array(this.needleRules.length);
     this.automaton = new AhoCorasick([...needleIndex.keys()]);
   }
 
@@ -96,13 +110,17 @@ export class SigmaEngine {
     const channel = event.event.channel?.toLowerCase() ?? null;
     if (++this.sequence === 0xffffffff) {
       this.seen.fill(0);
+      this.needleSeen.fill(0);
       this.sequence = 1;
     }
     const sequence = this.sequence;
     const candidates: number[] = [];
+    // The event's buckets, by number: the rules a needle brings in must be in one of them.
+    const eventBuckets: number[] = [];
     for (const key of keys) {
       const bucket = this.buckets.get(key);
       if (bucket === undefined) continue;
+      eventBuckets.push(this.bucketNumbers.get(key)!);
       for (const index of bucket.always) {
         if (this.seen[index] !== sequence) {
           this.seen[index] = sequence;
@@ -110,11 +128,19 @@ export class SigmaEngine {
         }
       }
     }
+    if (eventBuckets.length === 0) return [];
+    const seen = this.seen;
+    const needleSeen = this.needleSeen;
     const hit = (needle: number) => {
-      for (const index of this.needleRules[needle]!) {
-        if (this.seen[index] !== sequence) {
-          this.seen[index] = sequence;
-          candidates.push(index);
+      if (needleSeen[needle] === sequence) return;
+      needleSeen[needle] = sequence;
+      for (const entry of this.needleRules[needle]!) {
+        if (!eventBuckets.includes(entry.bucket)) continue;
+        for (const index of entry.rules) {
+          if (seen[index] !== sequence) {
+            seen[index] = sequence;
+            candidates.push(index);
+          }
         }
       }
     };

@@ -13,18 +13,22 @@ import type { EventView, FieldValue } from './types';
 
 type Reader = (e: EndpointEvent) => FieldValue | readonly FieldValue[] | undefined;
 
-/** A value under a dotted ECS path (split into its parts) of the raw record, nested or written with dots. */
-function rawPath(raw: Record<string, unknown>, parts: readonly string[]): FieldValue | undefined {
+/** A dotted ECS path: its parts, and from each part on the rest of the path written with dots. */
+interface RawPath {
+  readonly parts: readonly string[];
+  readonly rests: readonly string[];
+}
+
+/** A value under a dotted ECS path of the raw record, nested or written with dots. */
+function rawPath(raw: Record<string, unknown>, path: RawPath): FieldValue | undefined {
+  const { parts, rests } = path;
   let node: unknown = raw;
   for (let i = 0; i < parts.length; i++) {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
     const obj = node as Record<string, unknown>;
-    if (i < parts.length - 1) {
-      const rest = parts.slice(i).join('.');
-      if (Object.hasOwn(obj, rest)) {
-        node = obj[rest];
-        break;
-      }
+    if (i < parts.length - 1 && Object.hasOwn(obj, rests[i]!)) {
+      node = obj[rests[i]!];
+      break;
     }
     node = Object.hasOwn(obj, parts[i]!) ? obj[parts[i]!] : undefined;
   }
@@ -32,10 +36,14 @@ function rawPath(raw: Record<string, unknown>, parts: readonly string[]): FieldV
 }
 
 function raw(...paths: string[]): Reader {
-  const split = paths.map((p) => p.split('.'));
+  // The joined rests are made once here: this runs for every event.
+  const split: RawPath[] = paths.map((p) => {
+    const parts = p.split('.');
+    return { parts, rests: parts.map((_, i) => parts.slice(i).join('.')) };
+  });
   return (e) => {
-    for (const parts of split) {
-      const v = rawPath(e.raw, parts);
+    for (const path of split) {
+      const v = rawPath(e.raw, path);
       if (v !== undefined) return v;
     }
     return undefined;

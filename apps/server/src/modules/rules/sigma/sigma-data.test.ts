@@ -1,12 +1,12 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseEndpointLines } from '../../ingest/parsers';
 import { checkSigmaFiles, type SigmaFileResult } from './check';
 import type { CompiledRule } from './compile';
 import { SigmaEngine } from './engine';
 import { SIGMAHQ_LICENSE } from './parse';
+import { COUNT_DISAGREES, readRegressionSamples, type EvtxRecord } from './regression-samples';
 
 // The public SigmaHQ rules and regression samples, when the data folder is present beside the repository.
 const SIGMA = path.resolve(import.meta.dirname, '../../../../../../../shared/data/sigma');
@@ -34,41 +34,8 @@ function report(name: string, results: readonly SigmaFileResult[]): void {
   console.log(lines.join('\n'));
 }
 
-/** The regression files hold one or more pretty-printed JSON objects one after another. */
-function splitObjects(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let start = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') {
-      if (depth++ === 0) start = i;
-    } else if (c === '}' && --depth === 0) out.push(text.slice(start, i + 1));
-  }
-  return out;
-}
-
-type Evtx = {
-  Event: {
-    System: {
-      Provider: { '#attributes': { Name: string } };
-      EventID: number;
-      Channel: string;
-      Computer: string;
-      TimeCreated: { '#attributes': { SystemTime: string } };
-    };
-    EventData?: unknown;
-    UserData?: Record<string, unknown>;
-  };
-};
-
 /** The same Windows event as Winlogbeat ships it (ECS with a `winlog` object). */
-function asWinlogbeat(record: Evtx): object {
+function asWinlogbeat(record: EvtxRecord): object {
   const { System, EventData, UserData } = record.Event;
   return {
     '@timestamp': System.TimeCreated['#attributes'].SystemTime,
@@ -83,22 +50,6 @@ function asWinlogbeat(record: Evtx): object {
     },
   };
 }
-
-/*
- * Samples whose match_count disagrees with the rule as Sigma defines it: the sample file holds
- * more events that the rule matches than the count says. Each was read by hand; the engine's
- * count is the one the rule's text gives.
- */
-const COUNT_DISAGREES: Readonly<Record<string, string>> = {
-  'windows/file/file_event/file_event_win_anydesk_artefact':
-    "three events' TargetFilename contains \\AppData\\Roaming\\AnyDesk\\user.conf (user.conf.new twice, user.conf~RF….TMP)",
-  'windows/file/file_event/file_event_win_cred_dump_tools_dropped_files':
-    'TargetFilename ends with \\procdump64.exe, \\procdump64a.exe and \\procdump.exe in three events, each listed by the rule',
-  'windows/registry/registry_set/registry_set_change_security_zones':
-    'all three events set a ZoneMap\\Domains value to DWORD (0x00000002), which the filter does not exclude',
-  'windows/registry/registry_set/registry_set_disable_administrative_share':
-    'both events set AutoShareServer and AutoShareWks to DWORD (0x00000000), each listed by the rule',
-};
 
 describe.skipIf(!existsSync(SIGMA))('SigmaHQ rules', () => {
   const results = new Map(
@@ -128,23 +79,12 @@ describe.skipIf(!existsSync(SIGMA))('SigmaHQ rules', () => {
       list.flatMap((r) => (r.status === 'compiled' ? [r.rule] : [])),
     );
     const engine = new SigmaEngine(rules);
-    const infos = readdirSync(regression, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('info.yml'));
-    expect(infos.length).toBeGreaterThan(100);
+    const samples = readRegressionSamples(regression);
+    expect(samples.length).toBeGreaterThan(100);
     const failures: string[] = [];
     let passed = 0;
-    for (const info of infos) {
-      const sample = path.dirname(info).split(path.sep).join('/');
-      const dir = path.join(regression, path.dirname(info));
-      const meta = parse(readFileSync(path.join(dir, 'info.yml'), 'utf8')) as {
-        rule_metadata: { id: string }[];
-        regression_tests_info: { match_count?: number }[];
-      };
-      const ruleId = meta.rule_metadata[0]!.id;
-      const expected = meta.regression_tests_info[0]!.match_count;
-      const records = readdirSync(dir)
-        .filter((f) => f.endsWith('.json'))
-        .flatMap((f) => splitObjects(readFileSync(path.join(dir, f), 'utf8')).map((t) => JSON.parse(t) as Evtx));
-      const countIn = (shape: (r: Evtx) => object) => {
+    for (const { sample, ruleId, expected, records } of samples) {
+      const countIn = (shape: (r: EvtxRecord) => object) => {
         const parsed = parseEndpointLines(records.map((r) => JSON.stringify(shape(r))).join('\n'));
         expect(parsed.filter((r) => !r.ok)).toEqual([]);
         let n = 0;
@@ -169,7 +109,7 @@ describe.skipIf(!existsSync(SIGMA))('SigmaHQ rules', () => {
       } else expect(ok, `${sample}: expected ${expected ?? 'a match'}, found ${count}`).toBe(true);
     }
     console.log(
-      `regression samples: ${passed} of ${infos.length} match as expected` +
+      `regression samples: ${passed} of ${samples.length} match as expected` +
         failures.map((f) => `\n  ${f} — ${COUNT_DISAGREES[f.split(':')[0]!] ?? 'not explained'}`).join(''),
     );
     expect(failures.map((f) => f.split(':')[0]).sort()).toEqual(Object.keys(COUNT_DISAGREES).sort());

@@ -1,0 +1,143 @@
+import type { Queryable } from '../../db/database';
+import { sql } from '../../db/sql';
+import type { AlertSeverity } from '../pipeline/detections';
+
+/*
+ * What the detection stages read of the rule store (rules.repository.ts writes it): the enabled
+ * rules of a kind, the all-companies rules a company turned off, a cheap version that tells a stage
+ * when to read them again, a company's Suricata threshold.config entries, and the hit counts the
+ * stages add to.
+ */
+
+export type RuleKind = 'suricata' | 'sigma' | 'yara';
+
+/** An enabled rule as a detection stage needs it. */
+export interface EngineRule {
+  id: number;
+  companyId: number;
+  scope: 'company' | 'all';
+  revision: number;
+  ruleKey: string;
+  title: string;
+  level: AlertSeverity;
+  techniques: string[];
+  author: string;
+  licence: string;
+  source: string;
+  details: Record<string, unknown>;
+}
+
+/** The enabled rules of a kind, every company's and the all-companies ones, in id order. */
+export async function loadEnabledRules(db: Queryable, kind: RuleKind): Promise<EngineRule[]> {
+  const { rows } = await db.query<{
+    id: number;
+    company_id: number;
+    scope: 'company' | 'all';
+    revision: number;
+    rule_key: string;
+    title: string;
+    level: AlertSeverity;
+    techniques: string[];
+    author: string;
+    licence: string;
+    source: string;
+    details: Record<string, unknown>;
+  }>(sql`
+    SELECT id, company_id, scope, revision, rule_key, title, level, techniques, author, licence, source, details
+    FROM rules WHERE kind = ${kind} AND enabled AND unsupported IS NULL
+    ORDER BY id`);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    companyId: Number(r.company_id),
+    scope: r.scope,
+    revision: Number(r.revision),
+    ruleKey: r.rule_key,
+    title: r.title,
+    level: r.level,
+    techniques: r.techniques,
+    author: r.author,
+    licence: r.licence,
+    source: r.source,
+    details: r.details,
+  }));
+}
+
+/** A stored rule that is not enabled (or cannot run): its alerts are not raised. */
+export interface DisabledRuleKey {
+  companyId: number;
+  scope: 'company' | 'all';
+  ruleKey: string;
+}
+
+/** The keys of the stored rules of a kind that are disabled or cannot run. */
+export async function loadDisabledRuleKeys(db: Queryable, kind: RuleKind): Promise<DisabledRuleKey[]> {
+  const { rows } = await db.query<{ company_id: number; scope: 'company' | 'all'; rule_key: string }>(sql`
+    SELECT company_id, scope, rule_key FROM rules
+    WHERE kind = ${kind} AND NOT (enabled AND unsupported IS NULL)`);
+  return rows.map((r) => ({ companyId: Number(r.company_id), scope: r.scope, ruleKey: r.rule_key }));
+}
+
+/** Per company, the all-companies rules of a kind it turned off. */
+export async function loadTurnedOff(db: Queryable, kind: RuleKind): Promise<Map<number, Set<number>>> {
+  const { rows } = await db.query<{ company_id: number; rule_id: number }>(sql`
+    SELECT s.company_id, s.rule_id FROM rule_company_settings s JOIN rules r ON r.id = s.rule_id
+    WHERE r.kind = ${kind} AND r.scope = 'all' AND NOT s.enabled`);
+  const out = new Map<number, Set<number>>();
+  for (const row of rows) {
+    const companyId = Number(row.company_id);
+    let set = out.get(companyId);
+    if (set === undefined) out.set(companyId, (set = new Set()));
+    set.add(Number(row.rule_id));
+  }
+  return out;
+}
+
+/**
+ * A text that changes whenever the rules of a kind or the per-company settings change: their
+ * counts and latest change times (a write sets updated_at; a deletion lowers a count). One small
+ * statement, read once per batch: a stage reloads and recompiles only when it differs.
+ */
+export async function ruleSetVersion(db: Queryable, kind: RuleKind): Promise<string> {
+  const { rows } = await db.query<{ version: string }>(sql`
+    SELECT concat_ws('/',
+      (SELECT count(*) FROM rules WHERE kind = ${kind}),
+      (SELECT max(updated_at) FROM rules WHERE kind = ${kind}),
+      (SELECT count(*) FROM rule_company_settings),
+      (SELECT max(updated_at) FROM rule_company_settings)) AS version`);
+  return rows[0]?.version ?? '';
+}
+
+/** A company's Suricata threshold.config entries, in the order they were written. */
+export async function loadSuricataThresholds(db: Queryable, companyId: number): Promise<string[]> {
+  const { rows } = await db.query<{ entry: string }>(sql`
+    SELECT entry FROM suricata_thresholds WHERE company_id = ${companyId} ORDER BY id`);
+  return rows.map((r) => r.entry);
+}
+
+/** Matches of one rule for one company on one day. */
+export interface RuleHit {
+  companyId: number;
+  ruleId: number;
+  /** The day of the matches, `YYYY-MM-DD` (UTC). */
+  day: string;
+  hits: number;
+  /** The latest match. */
+  lastHitAt: string;
+}
+
+/** Adds a batch's rule matches to the daily counts, in one statement (rows for the same day add up). */
+export async function recordRuleHits(tx: Queryable, hits: readonly RuleHit[]): Promise<void> {
+  if (hits.length === 0) return;
+  await tx.query(sql`
+    INSERT INTO rule_hits (company_id, rule_id, day, hits, last_hit_at)
+    SELECT c, r, d, sum(h), max(l)
+    FROM unnest(${hits.map((h) => h.companyId)}::int8[], ${hits.map((h) => h.ruleId)}::int8[],
+                ${hits.map((h) => h.day)}::date[], ${hits.map((h) => h.hits)}::int8[],
+                ${hits.map((h) => h.lastHitAt)}::timestamptz[]) AS u(c, r, d, h, l)
+    -- A rule deleted since the stage loaded it has no counts to keep.
+    WHERE EXISTS (SELECT 1 FROM rules WHERE rules.id = u.r)
+    GROUP BY c, r, d
+    ON CONFLICT (rule_id, company_id, day) DO UPDATE
+      SET hits = rule_hits.hits + excluded.hits,
+          last_hit_at = greatest(rule_hits.last_hit_at, excluded.last_hit_at)`);
+}
