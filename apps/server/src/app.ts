@@ -35,6 +35,7 @@ import { registerMatchers } from './modules/matchers/matchers.routes';
 import { createDetectionPipeline, type DetectionPipeline } from './modules/pipeline/pipeline';
 import { suricataStage } from './modules/pipeline/suricata-stage';
 import { registerRoles } from './modules/roles/roles.routes';
+import { registerRules } from './modules/rules/rules.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
 import { registerUnits } from './modules/units/units.routes';
@@ -98,6 +99,7 @@ const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerIncidents,
   registerMatchers,
   registerIndicators,
+  registerRules,
   registerWidgets,
   registerGraph,
 ];
