@@ -68,9 +68,9 @@ const HIT_DAYS = 30;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Characters no text rule file holds: C0 controls other than tab, line ends and form feed, and DEL. */
+/** Characters no text rule file holds: NUL and the C0 controls other than tab, line ends and form feed, and DEL. */
 // eslint-disable-next-line no-control-regex
-const BINARY = /[\u0001-\u0008\u000e-\u001f\u007f]/;
+const BINARY = /[\u0000-\u0008\u000e-\u001f\u007f]/;
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 

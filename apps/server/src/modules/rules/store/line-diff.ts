@@ -53,12 +53,13 @@ function edits(a: readonly string[], b: readonly string[]): Edit[] {
         out.push({ op: ' ', text: a[start + i]!, a: start + i + 1, b: start + j + 1 });
         i++;
         j++;
-      } else if (j < m && (i >= n || lcs[i * width + j + 1]! >= lcs[(i + 1) * width + j]!)) {
-        out.push({ op: '+', text: b[start + j]!, a: start + i, b: start + j + 1 });
-        j++;
-      } else {
+      } else if (i < n && (j >= m || lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!)) {
+        // Removed lines before added ones, as diff -u writes a changed block.
         out.push({ op: '-', text: a[start + i]!, a: start + i + 1, b: start + j });
         i++;
+      } else {
+        out.push({ op: '+', text: b[start + j]!, a: start + i, b: start + j + 1 });
+        j++;
       }
     }
   }

@@ -59,7 +59,7 @@ export function sigmaCandidates(file: string, content: string): FileReading {
   for (const document of present) {
     const error = document.errors[0];
     if (error) {
-      const line = error.linePos?.[0]?.line ?? 1;
+      const line = content.slice(0, error.pos[0]).split('\n').length;
       return reject(line, `the YAML does not parse: ${printable(error.message.split('\n')[0] ?? '', 300)}`);
     }
   }
