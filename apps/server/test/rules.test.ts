@@ -170,12 +170,17 @@ correlation:
     gte: 10
 level: high
 `;
-    const answer = await importFiles(admin, 'sigma', [
-      ...files,
-      { name: 'correlation.yml', content: correlation },
-      { name: 'no-id.yml', content: sigmaRule('x', 'No id').replace(/^id: x\n/m, '') },
-      { name: 'broken.yml', content: 'title: Broken\nid: 1\ndetection:\n  selection: [a\n  condition: selection\n' },
-    ]);
+    const answer = await importFiles(
+      admin,
+      'sigma',
+      [
+        ...files,
+        { name: 'correlation.yml', content: correlation },
+        { name: 'no-id.yml', content: sigmaRule('x', 'No id').replace(/^id: x\n/m, '') },
+        { name: 'broken.yml', content: 'title: Broken\nid: 1\ndetection:\n  selection: [a\n  condition: selection\n' },
+      ],
+      { licence: 'DRL-1.1' },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.created).toBe(files.length + 1);
     expect(answer.body.unsupported).toBeGreaterThanOrEqual(1);
@@ -196,6 +201,7 @@ level: high
     const one = (await list(admin, 'sigma', { unsupported: false }, '?page_size=1')).body.results[0]!;
     const detail = (await admin.get<RuleDetail>(`/api/rules/sigma/${one.id}/`)).body;
     expect(detail.source).toMatch(/^title:/m);
+    expect(detail.licence).toBe('DRL-1.1');
     expect(detail.details).toHaveProperty('logsource');
     // Tactic names in tags become their ATT&CK ids: twelve of these rules name command and control.
     const c2 = files.filter((f) => /^\s*- attack\.command-and-control\s*$/m.test(f.content)).length;

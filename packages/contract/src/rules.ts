@@ -156,6 +156,8 @@ export const ruleImportSchema = z
       .max(10_000, 'At most 10,000 files at once.'),
     /** The company the rules are for; staff without it import rules for all companies. */
     company_id: id.optional(),
+    /** The licence of rules that name none (`DRL-1.1` for the SigmaHQ rules): shown with their author. */
+    licence: z.string().trim().max(100, 'A licence has at most 100 characters.').optional(),
   })
   .strict();
 export type RuleImport = z.infer<typeof ruleImportSchema>;

@@ -113,6 +113,7 @@ export async function importRules(
   kind: RuleKind,
   targets: readonly string[],
   company: string | undefined,
+  licence?: string,
 ): Promise<string[]> {
   const files = await readRuleFilesFrom(kind, targets);
   if (files.length === 0) throw new Error('no rule files found in the given paths');
@@ -130,7 +131,7 @@ export async function importRules(
       kind,
       { userId: null, companyId: Number(provider.id), scope: { companies: 'all' } },
       cli,
-      { files, ...(target ? { company_id: Number(target.id) } : {}) },
+      { files, ...(target ? { company_id: Number(target.id) } : {}), ...(licence ? { licence } : {}) },
     );
     return importReport(answer, target ? `for ${target.name}` : 'for all companies');
   } catch (error) {
@@ -165,9 +166,12 @@ export function registerRulesCommands(program: Command, withDatabase: WithDataba
     .argument('<kind>', 'suricata, yara or sigma')
     .argument('<paths...>', 'files, or folders walked recursively for rule files')
     .option('--company <name or id>', 'the company the rules are for (default: every company)')
-    .action(async (kind: string, paths: string[], options: { company?: string }) => {
+    .option('--licence <name>', 'the licence of rules that name none, e.g. DRL-1.1 for the SigmaHQ rules')
+    .action(async (kind: string, paths: string[], options: { company?: string; licence?: string }) => {
       if (!kinds.includes(kind)) throw new Error(`unknown rule kind "${kind}": use suricata, yara or sigma`);
-      const lines = await withDatabase((db) => importRules(db, kind as RuleKind, paths, options.company));
+      const lines = await withDatabase((db) =>
+        importRules(db, kind as RuleKind, paths, options.company, options.licence),
+      );
       for (const line of lines) console.log(line);
     });
 }

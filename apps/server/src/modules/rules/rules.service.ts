@@ -197,7 +197,7 @@ export class RulesService {
   ): Promise<RuleImportAnswer> {
     const target = this.importTarget(importer, input.company_id);
     checkImportFiles(kind, input.files);
-    const { rules, rejected } = readRuleFiles(kind, input.files);
+    const { rules, rejected } = readRuleFiles(kind, input.files, input.licence ?? '');
     if (rules.length === 0) return { created: 0, updated: 0, unchanged: 0, unsupported: 0, rejected };
     const written = await this.db.transaction(async (tx) => {
       const done = await writeImportedRules(tx, kind, target, rules, importer.userId, sha256);

@@ -15,9 +15,13 @@ export function readRuleFile(kind: RuleKind, file: string, content: string): Fil
 
 /**
  * Reads the files of one import. A key met twice keeps its first rule; the later one is refused,
- * saying where the first is.
+ * saying where the first is. Rules that name no licence get `defaultLicence`.
  */
-export function readRuleFiles(kind: RuleKind, files: readonly { name: string; content: string }[]): FileReading {
+export function readRuleFiles(
+  kind: RuleKind,
+  files: readonly { name: string; content: string }[],
+  defaultLicence = '',
+): FileReading {
   const rules: RuleCandidate[] = [];
   const rejected: RuleImportRejection[] = [];
   const seen = new Map<string, RuleCandidate>();
@@ -36,7 +40,7 @@ export function readRuleFiles(kind: RuleKind, files: readonly { name: string; co
         continue;
       }
       seen.set(rule.key, rule);
-      rules.push(rule);
+      rules.push(rule.licence === '' ? { ...rule, licence: defaultLicence } : rule);
     }
   }
   return { rules, rejected };
