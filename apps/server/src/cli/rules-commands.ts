@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { RuleImportAnswer } from '@vigil/contract';
+import { MAX_RULE_IMPORT_BYTES, type RuleImportAnswer } from '@vigil/contract';
 import type { Database } from '../db/database';
 import { ValidationError } from '../http/errors';
 import { findCompany, findCompanyByName, providerCompany } from '../modules/companies/companies.repository';
@@ -104,6 +104,24 @@ export function importReport(answer: RuleImportAnswer, into: string): string[] {
   ];
 }
 
+/** Files in consecutive parts of at most MAX_RULE_IMPORT_BYTES each (a larger file is a part of its own). */
+function importParts<F extends { content: string }>(files: readonly F[]): F[][] {
+  const parts: F[][] = [];
+  let size = 0;
+  for (const file of files) {
+    const bytes = Buffer.byteLength(file.content, 'utf8');
+    const last = parts[parts.length - 1];
+    if (last && size + bytes <= MAX_RULE_IMPORT_BYTES) {
+      last.push(file);
+      size += bytes;
+    } else {
+      parts.push([file]);
+      size = bytes;
+    }
+  }
+  return parts;
+}
+
 /**
  * Imports rule files through the rule store, as provider staff would: for all companies, or for
  * the company `--company` names (by name or id). Prints the counts and every rejected rule.
@@ -127,13 +145,22 @@ export async function importRules(
     if (!target) throw new Error(`no company "${company}"`);
   }
   try {
-    const answer = await new RulesService(db).import(
-      kind,
-      { userId: null, companyId: Number(provider.id), scope: { companies: 'all' } },
-      cli,
-      { files, ...(target ? { company_id: Number(target.id) } : {}), ...(licence ? { licence } : {}) },
-    );
-    return importReport(answer, target ? `for ${target.name}` : 'for all companies');
+    // One import takes at most MAX_RULE_IMPORT_BYTES: larger sets go in parts, their answers added up.
+    const total: RuleImportAnswer = { created: 0, updated: 0, unchanged: 0, unsupported: 0, rejected: [] };
+    for (const part of importParts(files)) {
+      const answer = await new RulesService(db).import(
+        kind,
+        { userId: null, companyId: Number(provider.id), scope: { companies: 'all' } },
+        cli,
+        { files: part, ...(target ? { company_id: Number(target.id) } : {}), ...(licence ? { licence } : {}) },
+      );
+      total.created += answer.created;
+      total.updated += answer.updated;
+      total.unchanged += answer.unchanged;
+      total.unsupported += answer.unsupported;
+      total.rejected.push(...answer.rejected);
+    }
+    return importReport(total, target ? `for ${target.name}` : 'for all companies');
   } catch (error) {
     if (error instanceof ValidationError) {
       const reasons = Object.values(error.fieldErrors).flat();

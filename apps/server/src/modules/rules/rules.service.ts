@@ -68,9 +68,20 @@ const HIT_DAYS = 30;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Characters no text rule file holds: NUL and the C0 controls other than tab, line ends and form feed, and DEL. */
+/** C0 controls other than tab, line ends, vertical tab and form feed; DEL; the replacement character. */
 // eslint-disable-next-line no-control-regex
-const BINARY = /[\u0000-\u0008\u000e-\u001f\u007f]/;
+const NOT_TEXT = /[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/g;
+
+/**
+ * Whether a file is binary data rather than rule text: it holds NUL (which no text column stores),
+ * or control and replacement characters make more than 1% of it. Real rule files hold a few in
+ * comments (decoded base64 strings), never that many.
+ */
+function looksBinary(content: string): boolean {
+  if (content.includes('\u0000')) return true;
+  const odd = content.match(NOT_TEXT)?.length ?? 0;
+  return odd > 8 && odd > content.length / 100;
+}
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -86,7 +97,7 @@ function checkImportFiles(kind: RuleKind, files: RuleImport['files']): void {
       errors[`files.${i}.content`] = [
         `${name} is ${megabytes(bytes)}, over the ${megabytes(MAX_RULE_FILE_BYTES)} limit of one rule file; split it into smaller files.`,
       ];
-    } else if (BINARY.test(file.content)) {
+    } else if (looksBinary(file.content)) {
       errors[`files.${i}.content`] = [
         `${name} holds binary data (control characters), not the text of ${kind === 'yara' ? 'YARA' : kind === 'sigma' ? 'Sigma' : 'Suricata'} rules.`,
       ];
