@@ -283,6 +283,21 @@ describe('rule store', () => {
     expect(enabled).toMatchObject({ companyId: expect.any(Number), scope: 'all', revision: 1, level: 'high' });
     expect(enabled.source).toMatch(/Shared rule/);
 
+    // A changed rule of alpha's own: a new revision, and the diff of the two.
+    const changed = await importFiles(alphaUser, 'sigma', [
+      {
+        name: 'own.yml',
+        content: sigmaRule('11111111-0000-4000-8000-000000000002', 'Alpha own rule').replace(
+          'level: high',
+          'level: low',
+        ),
+      },
+    ]);
+    expect(changed.body).toMatchObject({ created: 0, updated: 1 });
+    const ownDiff = await alphaUser.get<RuleDiff>(`/api/rules/sigma/${ownRule.id}/diff/?from=1&to=2`);
+    expect(ownDiff.body.diff).toContain('\n-level: high\n+level: low\n');
+    expect((await betaUser.get(`/api/rules/sigma/${ownRule.id}/diff/`)).status).toBe(404);
+
     // On again for alpha; the version moves on.
     await alphaUser.post('/api/rules/sigma/bulk/', { enabled: true, ids: [sharedRule.id] });
     expect(await service.rulesVersion('sigma')).not.toBe(before);
@@ -387,6 +402,13 @@ describe('rule store', () => {
     });
     expect(notJson.status).toBe(400);
     expect(await count(admin, 'yara')).toBe(before);
+
+    // The good file alone goes in; one revision diffs to nothing; it can be turned off.
+    expect((await importFiles(admin, 'yara', [good])).body).toMatchObject({ created: 1, rejected: [] });
+    const fine = await byKey(admin, 'yara', 'ok.yar:Fine');
+    expect((await admin.get<RuleDiff>(`/api/rules/yara/${fine.id}/diff/`)).body).toEqual({ from: 1, to: 1, diff: '' });
+    const off = await admin.post<RuleBulkAnswer>('/api/rules/yara/bulk/', { enabled: false, ids: [fine.id] });
+    expect(off.body).toEqual({ changed: 1, company_settings: 0, skipped_unsupported: 0 });
   });
 
   it('keeps threshold.config entries per company and hands a sensor its ruleset with an ETag', async () => {
