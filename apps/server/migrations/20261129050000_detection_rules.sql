@@ -90,6 +90,8 @@ CREATE TABLE suricata_thresholds (
   entry       text NOT NULL,
   comment     text NOT NULL DEFAULT '',
   created_at  timestamptz NOT NULL DEFAULT now(),
+  -- Moved on by every change: what the export's version of a company's threshold.config reads.
+  updated_at  timestamptz NOT NULL DEFAULT now(),
   created_by  bigint REFERENCES users (id) ON DELETE SET NULL,
   PRIMARY KEY (company_id, id)
 );

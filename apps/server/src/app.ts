@@ -36,6 +36,7 @@ import { createDetectionPipeline, type DetectionPipeline } from './modules/pipel
 import { SigmaStage } from './modules/rules/sigma-stage';
 import { SuricataRuleStage } from './modules/rules/suricata-rule-stage';
 import { registerRoles } from './modules/roles/roles.routes';
+import { registerRules } from './modules/rules/rules.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
 import { registerUnits } from './modules/units/units.routes';
@@ -102,6 +103,7 @@ const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerIncidents,
   registerMatchers,
   registerIndicators,
+  registerRules,
   registerWidgets,
   registerGraph,
 ];

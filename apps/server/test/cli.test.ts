@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate';
 import { sql } from '../src/db/sql';
@@ -103,5 +106,55 @@ describe('vigil command line', () => {
     const answer = await vigil('frobnicate');
     expect(answer.code).not.toBe(0);
     expect(answer.output).toMatch(/unknown command/);
+  });
+
+  it('imports rule files into the rule store, printing counts and refused rules; the same files again change nothing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-rules-import-'));
+    try {
+      mkdirSync(path.join(dir, 'nested'));
+      writeFileSync(
+        path.join(dir, 'local.rules'),
+        'alert tcp any any -> any any (msg:"cli one"; sid:7100001; rev:1;)\nalert tcp any any => any any (msg:"x";)\n',
+      );
+      writeFileSync(
+        path.join(dir, 'nested', 'more.rules'),
+        'alert udp any any -> any 53 (msg:"cli two"; sid:7100002; rev:1;)\n',
+      );
+      writeFileSync(path.join(dir, 'notes.txt'), 'not a rule file');
+      const first = await vigil('rules', 'import', 'suricata', dir);
+      expect(first).toEqual({
+        code: 0,
+        output: [
+          '2 created, 0 updated, 0 unchanged, 1 rejected (for all companies).',
+          '  local.rules line 2: the rule has no sid: every rule needs a unique sid:N;',
+        ].join('\n'),
+      });
+      const again = await vigil('rules', 'import', 'suricata', dir);
+      expect(again.output).toMatch(/^0 created, 0 updated, 2 unchanged, 1 rejected/);
+      const own = await vigil('rules', 'import', 'suricata', path.join(dir, 'nested'), '--company', 'Provider');
+      expect(own.code).toBe(1);
+      expect(own.output).toBe('vigil: no company "Provider"');
+      const rows = await inspect((db) =>
+        db.query<{ rule_key: string; scope: string; file_name: string }>(
+          sql`SELECT rule_key, scope, file_name FROM rules WHERE kind = 'suricata' ORDER BY rule_key`,
+        ),
+      );
+      expect(rows.rows).toEqual([
+        { rule_key: '1:7100001', scope: 'all', file_name: 'local.rules' },
+        { rule_key: '1:7100002', scope: 'all', file_name: path.join('nested', 'more.rules') },
+      ]);
+      writeFileSync(path.join(dir, 'bad.rules'), 'alert tcp any any -> any any (msg:"z"; sid:7100003;)\u0000\n');
+      const binary = await vigil('rules', 'import', 'suricata', path.join(dir, 'bad.rules'));
+      expect(binary).toEqual({
+        code: 1,
+        output: 'vigil: bad.rules holds binary data (control characters), not the text of Suricata rules.',
+      });
+      expect((await vigil('rules', 'import', 'snort', dir)).output).toMatch(/unknown rule kind "snort"/);
+      expect((await vigil('rules', 'import', 'yara', path.join(dir, 'missing'))).output).toMatch(
+        /no such file or folder/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

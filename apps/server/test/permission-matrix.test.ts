@@ -36,6 +36,8 @@ const expectedPublic = new Set([
   'POST /api/ingest/network/',
   'POST /api/ingest/endpoint/',
   'POST /api/ingest/mail/',
+  // A sensor fetches its company's Suricata ruleset with its ingest key.
+  'GET /api/rules/suricata/export/',
   // The API reference, generated from the endpoint declarations.
   'GET /api/openapi.json',
   'GET /api/docs/',
@@ -96,6 +98,9 @@ function fixtureKey(url: string): string | null {
   if (url.startsWith('/api/matchers/')) return 'matcher';
   if (url.startsWith('/api/indicators/')) return 'indicator';
   if (url.startsWith('/api/ingest/tokens/')) return 'ingest_token';
+  if (url.startsWith('/api/rules/suricata/thresholds/')) return 'suricata_threshold';
+  const rule = /^\/api\/rules\/(\w+)\//.exec(url);
+  if (rule) return `rule_${rule[1]}`;
   if (url.endsWith('/download/') && url.startsWith('/api/warehouse/')) return 'warehouse_sha256';
   if (url.startsWith('/api/warehouse/hashes/') || url.startsWith('/api/warehouse/')) return 'warehouse_hash';
   if (url.startsWith('/api/network/')) return 'network';
@@ -213,6 +218,17 @@ async function alertFixtures(company: number): Promise<Record<string, number>> {
     indicator: await one(
       sql`INSERT INTO indicators (company_id, type, value) VALUES (${company}, 'ip', ${`192.0.2.${company % 250}`}) RETURNING id`,
     ),
+    ...Object.fromEntries(
+      await Promise.all(
+        ['suricata', 'sigma', 'yara'].map(async (kind) => [
+          `rule_${kind}`,
+          await one(sql`INSERT INTO rules (company_id, kind, rule_key, title, source, source_sha256)
+            VALUES (${company}, ${kind}, 'fixture', 'Fixture rule', 'x', 'x') RETURNING id`),
+        ]),
+      ),
+    ),
+    suricata_threshold: await one(sql`INSERT INTO suricata_thresholds (company_id, entry)
+      VALUES (${company}, 'suppress gen_id 1, sig_id 1') RETURNING id`),
   };
 }
 

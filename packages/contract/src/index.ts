@@ -18,6 +18,7 @@ export * from './incidents';
 export * from './matchers';
 export * from './ingest';
 export * from './indicators';
+export * from './rules';
 export * from './graph';
 export * from './widgets';
 export * from './investigation';

@@ -106,7 +106,7 @@ export function buildCli(): Command {
 
   registerDemoCommands(program);
   registerMaintenanceCommands(program, withDatabase);
-  registerRulesCommands(program);
+  registerRulesCommands(program, withDatabase);
 
   return program;
 }

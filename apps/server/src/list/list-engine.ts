@@ -189,6 +189,18 @@ function parseQuery(query: Record<string, unknown>) {
   return result.data;
 }
 
+/**
+ * The condition a resource's list filters (validated as the list validates them) and the caller's
+ * scope make: what a change "by filter" applies to is exactly what the list shows.
+ */
+export function listCondition<R, F extends Record<string, unknown>, O>(
+  resource: ListResource<R, F, O>,
+  body: unknown,
+  scope: TenantScope,
+): SqlFragment {
+  return whereClause(resource, parseFilters(resource, body), scope);
+}
+
 /** Validated count of a resource for the caller's filters and scope. */
 export async function countList<R, F extends Record<string, unknown>, O>(
   db: Queryable,

@@ -2,7 +2,7 @@ import type { EndpointSpec } from '@vigil/contract';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Queryable } from '../db/database';
-import { requestUrl, requireActor } from '../http/actor';
+import { requestUrl, requireActor, type Actor } from '../http/actor';
 import { route } from '../http/endpoints';
 import { countList, listPage, type ListResource } from './list-engine';
 
@@ -11,6 +11,12 @@ export interface ListRoutesOptions {
   publicUrl: string | undefined;
   /** Brings the resource's rows up to date before a page or count is read (e.g. folds a queue). */
   beforeRead?: () => Promise<unknown>;
+}
+
+/** Options of a list whose resource depends on who reads it (what it shows for the caller's company). */
+export interface ActorListRoutesOptions<R, F extends Record<string, unknown>, O> extends ListRoutesOptions {
+  /** The resource as this caller reads it; `resource` (same filters and orderings) is what start-up checks. */
+  forActor?: (actor: Actor) => ListResource<R, F, O>;
 }
 
 /** A list resource's endpoints as the contract declares them (`listEndpoints`). */
@@ -32,8 +38,9 @@ export function registerList<R, F extends Record<string, unknown>, O>(
   app: FastifyInstance,
   endpoints: ListEndpointGroup,
   resource: ListResource<R, F, O>,
-  options: ListRoutesOptions,
+  options: ActorListRoutesOptions<R, F, O>,
 ): void {
+  const resourceFor = (actor: Actor) => options.forActor?.(actor) ?? resource;
   const declared = [...endpoints.spec.orderings].sort().join(',');
   const served = Object.keys(resource.orderings).sort().join(',');
   if (declared !== served || endpoints.spec.defaultOrdering.join(',') !== resource.defaultOrdering.join(',')) {
@@ -48,7 +55,7 @@ export function registerList<R, F extends Record<string, unknown>, O>(
     async ({ request }) => {
       const actor = requireActor(request);
       await options.beforeRead?.();
-      return listPage(options.db, resource, {
+      return listPage(options.db, resourceFor(actor), {
         query: request.query as Record<string, unknown>,
         body: request.body,
         scope: actor.scope,
@@ -63,7 +70,7 @@ export function registerList<R, F extends Record<string, unknown>, O>(
     async ({ request }) => {
       const actor = requireActor(request);
       await options.beforeRead?.();
-      return { count: await countList(options.db, resource, request.body, actor.scope) };
+      return { count: await countList(options.db, resourceFor(actor), request.body, actor.scope) };
     },
     { parseRequest: false },
   );

@@ -14,6 +14,7 @@ import { liveEndpoints } from './live';
 import { mailEndpoints } from './mail';
 import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
+import { ruleEndpoints } from './rules';
 import { sessionEndpoints } from './sessions';
 import { ssoEndpoints } from './sso';
 import { userEndpoints } from './users';
@@ -41,6 +42,7 @@ export const endpoints = {
   mail: mailEndpoints,
   matchers: matcherEndpoints,
   roles: roleEndpoints,
+  rules: ruleEndpoints,
   sessions: sessionEndpoints,
   sso: ssoEndpoints,
   users: userEndpoints,

@@ -77,6 +77,7 @@ export const roles = {
     companies: 'Companies and units',
     matchers: 'Committed actions',
     'rules/suricata': 'Suricata signatures',
+    'rules/sigma': 'Sigma rules',
     'rules/yara': 'YARA signatures',
     indicators: 'Policy indicators',
     system_logs: 'System logs',

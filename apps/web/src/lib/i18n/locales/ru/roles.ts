@@ -80,6 +80,7 @@ export const roles: Translation<typeof english> = {
     companies: 'Компании и подразделения',
     matchers: 'Выполняемые действия',
     'rules/suricata': 'Сигнатуры Suricata',
+    'rules/sigma': 'Правила Sigma',
     'rules/yara': 'Сигнатуры YARA',
     indicators: 'Индикаторы политик',
     system_logs: 'Системный журнал',

@@ -1,0 +1,225 @@
+import { z } from 'zod';
+import { alertSeveritySchema } from './alerts';
+
+const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+/** The three kinds of detection rules the rule store holds (docs/detection-rules.md). */
+export const ruleKinds = ['suricata', 'sigma', 'yara'] as const;
+export type RuleKind = (typeof ruleKinds)[number];
+
+/** One company's rule, or one for every company (owned by the provider, read-only to customers). */
+export const ruleScopes = ['company', 'all'] as const;
+export type RuleScope = (typeof ruleScopes)[number];
+
+/** Largest rule file an import takes, and largest sum of the files of one import (in bytes of UTF-8). */
+export const MAX_RULE_FILE_BYTES = 5 * 1024 * 1024;
+export const MAX_RULE_IMPORT_BYTES = 20 * 1024 * 1024;
+
+export const ruleSchema = z.object({
+  id: z.number().int(),
+  company_id: z.number().int(),
+  kind: z.enum(ruleKinds),
+  scope: z.enum(ruleScopes),
+  /** Names the rule across revisions: Sigma `id`, Suricata `gid:sid`, YARA `<file>:<rule>`. */
+  rule_key: z.string(),
+  /** How many revisions the store holds (1, 2, …). */
+  revision: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  level: alertSeveritySchema,
+  tags: z.array(z.string()),
+  /** ATT&CK ids: techniques (T1059.001) and tactics (TA0002). */
+  techniques: z.array(z.string()),
+  author: z.string(),
+  licence: z.string(),
+  file_name: z.string(),
+  /** The rule's own switch. */
+  enabled: z.boolean(),
+  /** Whether it runs for the caller's company: on, supported, and not turned off for that company. */
+  effective_enabled: z.boolean(),
+  /** Why the engine cannot run it (then it stays disabled); null when it can. */
+  unsupported: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Rule = z.infer<typeof ruleSchema>;
+
+export const ruleRevisionSchema = z.object({
+  revision: z.number().int(),
+  changed_at: z.string(),
+  changed_by: z.string().nullable(),
+});
+
+export const ruleDetailSchema = ruleSchema.extend({
+  references: z.array(z.string()),
+  /** Kind-specific parsed fields (Suricata sid, gid, rev, classtype, metadata; Sigma status, logsource; YARA meta). */
+  details: z.record(z.string(), z.unknown()),
+  source: z.string(),
+  source_sha256: z.string(),
+  /** Companies in the caller's scope that turned this rule (for all companies) off. */
+  disabled_for: z.array(z.number().int()),
+  /** Hits in the caller's scope over the last 30 days, per day (days without hits left out). */
+  hits: z.object({
+    total: z.number().int(),
+    days: z.array(z.object({ day: z.string(), hits: z.number().int() })),
+    last_hit_at: z.string().nullable(),
+  }),
+  revisions: z.array(ruleRevisionSchema),
+});
+export type RuleDetail = z.infer<typeof ruleDetailSchema>;
+
+const oneOrMany = <T extends z.ZodType>(schema: T) => z.union([schema, z.array(schema).max(100)]);
+const shortText = z.string().trim().min(1).max(200);
+
+export const ruleFiltersSchema = z
+  .object({
+    /** Words found in the title, description, key, file name or source. */
+    search: z.string().trim().max(200).optional(),
+    /** Whether the rule runs for the caller's company (effective state). */
+    enabled: z.boolean().optional(),
+    /** Rules the engine cannot run (true) or can (false). */
+    unsupported: z.boolean().optional(),
+    /** ATT&CK ids, e.g. T1059 (also matches its sub-techniques) or TA0002. */
+    technique: oneOrMany(
+      z
+        .string()
+        .trim()
+        .regex(/^(T\d{4}(\.\d{3})?|TA\d{4})$/i, 'Give an ATT&CK id: T1059, T1059.001 or TA0002.'),
+    ).optional(),
+    level: oneOrMany(alertSeveritySchema).optional(),
+    /** Rules carrying any of these tags. */
+    tag: oneOrMany(shortText).optional(),
+    author: oneOrMany(shortText).optional(),
+    file_name: oneOrMany(shortText).optional(),
+    scope: z.enum(ruleScopes).optional(),
+    company_id: z.union([id, z.array(id).max(500)]).optional(),
+  })
+  .strict();
+export type RuleFilters = z.infer<typeof ruleFiltersSchema>;
+
+export const ruleBulkSchema = z
+  .object({
+    enabled: z.boolean({ message: 'Say whether the rules are turned on (true) or off (false).' }),
+    /** The rules to change; or `filters` for every rule the list filters give. */
+    ids: z.array(id).min(1, 'Give at least one id.').max(100_000, 'At most 100,000 ids at once.').optional(),
+    filters: ruleFiltersSchema.optional(),
+    /** Turn rules for all companies on or off for this one company only. */
+    company_id: id.optional(),
+  })
+  .strict()
+  .refine((b) => (b.ids === undefined) !== (b.filters === undefined), {
+    message: 'Give either ids or filters.',
+    path: ['ids'],
+  });
+export type RuleBulk = z.infer<typeof ruleBulkSchema>;
+
+export const ruleBulkAnswerSchema = z.object({
+  /** Rules whose own switch changed. */
+  changed: z.number().int().min(0),
+  /** Rules for all companies turned on or off for one company. */
+  company_settings: z.number().int().min(0),
+  /** Rules left as they were: unsupported ones cannot be turned on. */
+  skipped_unsupported: z.number().int().min(0),
+});
+export type RuleBulkAnswer = z.infer<typeof ruleBulkAnswerSchema>;
+
+export const ruleDiffQuerySchema = z
+  .object({
+    /** The older revision; the one before `to` when absent. */
+    from: z.coerce.number().int().min(1).max(1_000_000).optional(),
+    /** The newer revision; the latest when absent. */
+    to: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  })
+  .strict();
+
+export const ruleDiffSchema = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  /** A unified diff of the two sources (three lines of context). */
+  diff: z.string(),
+});
+export type RuleDiff = z.infer<typeof ruleDiffSchema>;
+
+const fileName = z
+  .string({ message: 'Give the file name.' })
+  .trim()
+  .min(1, 'Give the file name.')
+  .max(255, 'A file name has at most 255 characters.');
+
+export const ruleImportSchema = z
+  .object({
+    files: z
+      .array(z.object({ name: fileName, content: z.string({ message: 'Give the file content as text.' }) }).strict(), {
+        message: 'Give the files as a list of {name, content}.',
+      })
+      .min(1, 'Give at least one file.')
+      .max(10_000, 'At most 10,000 files at once.'),
+    /** The company the rules are for; staff without it import rules for all companies. */
+    company_id: id.optional(),
+    /** The licence of rules that name none (`DRL-1.1` for the SigmaHQ rules): shown with their author. */
+    licence: z.string().trim().max(100, 'A licence has at most 100 characters.').optional(),
+  })
+  .strict();
+export type RuleImport = z.infer<typeof ruleImportSchema>;
+
+export const ruleImportRejectionSchema = z.object({
+  file: z.string(),
+  /** 1-based line the rule (or the error) is on. */
+  line: z.number().int(),
+  /** The rule's key or name, when it could be read; empty otherwise. */
+  rule: z.string(),
+  reason: z.string(),
+});
+export type RuleImportRejection = z.infer<typeof ruleImportRejectionSchema>;
+
+export const ruleImportAnswerSchema = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  /** Of those created or updated: stored disabled because the engine cannot run them. */
+  unsupported: z.number().int(),
+  rejected: z.array(ruleImportRejectionSchema),
+});
+export type RuleImportAnswer = z.infer<typeof ruleImportAnswerSchema>;
+
+/** A Suricata threshold.config entry (suppress, threshold, event_filter, rate_filter) of one company. */
+export const suricataThresholdSchema = z.object({
+  id: z.number().int(),
+  company_id: z.number().int(),
+  entry: z.string(),
+  comment: z.string(),
+  created_at: z.string(),
+});
+export type SuricataThreshold = z.infer<typeof suricataThresholdSchema>;
+
+const entry = z
+  .string({ message: 'Give a threshold.config entry.' })
+  .trim()
+  .min(1, 'Give a threshold.config entry.')
+  .max(4000, 'An entry has at most 4000 characters.');
+const comment = z.string().trim().max(1000, 'A comment has at most 1000 characters.');
+
+export const suricataThresholdCreateSchema = z
+  .object({ entry, comment: comment.optional(), company_id: id.optional() })
+  .strict();
+export const suricataThresholdUpdateSchema = z.object({ entry, comment }).partial().strict();
+export const suricataThresholdFiltersSchema = z
+  .object({
+    search: z.string().trim().max(200).optional(),
+    company_id: z.union([id, z.array(id).max(500)]).optional(),
+  })
+  .strict();
+export type SuricataThresholdFilters = z.infer<typeof suricataThresholdFiltersSchema>;
+
+/** What a sensor fetches: its company's enabled Suricata rules and threshold.config. */
+export const suricataExportSchema = z.object({
+  /** The rules file: one enabled rule a line, ordered by gid and sid. */
+  rules: z.string(),
+  /** The threshold.config of the company. */
+  threshold_config: z.string(),
+  rule_count: z.number().int(),
+  threshold_count: z.number().int(),
+  /** Same as the ETag header (without quotes): the SHA-256 of both texts. */
+  version: z.string(),
+});
+export type SuricataExport = z.infer<typeof suricataExportSchema>;
