@@ -143,7 +143,7 @@ export default function IndicatorsPage() {
       {
         id: 'value',
         header: t('indicators.fields.value'),
-        width: 'minmax(220px, 2fr)',
+        width: 'minmax(190px, 2fr)',
         sortField: 'value',
         render: (row) =>
           stackCell(
@@ -157,14 +157,14 @@ export default function IndicatorsPage() {
       {
         id: 'type',
         header: t('indicators.fields.type'),
-        width: '130px',
+        width: '105px',
         sortField: 'type',
         render: (row) => typeLabel[row.type] ?? row.type,
       },
       {
         id: 'policy',
         header: t('indicators.fields.policy'),
-        width: '120px',
+        width: '115px',
         render: (row) => (
           <span className={`vigil-pill ${row.policy === 'ignore' ? 'vigil-pill--outline' : ''}`}>
             {policyLabel[row.policy]}
@@ -174,14 +174,14 @@ export default function IndicatorsPage() {
       {
         id: 'severity',
         header: t('indicators.fields.severity'),
-        width: '130px',
+        width: '120px',
         sortField: 'severity',
         render: (row) => severityPill(row.severity, labels.severity[row.severity]),
       },
       {
         id: 'tags',
         header: t('indicators.fields.tags'),
-        width: 'minmax(120px, 1fr)',
+        width: 'minmax(90px, 1fr)',
         render: (row) =>
           row.tags.length === 0 ? (
             noValue
@@ -202,22 +202,25 @@ export default function IndicatorsPage() {
       {
         id: 'expiresAt',
         header: t('indicators.fields.expiresAt'),
-        width: '160px',
+        width: '115px',
         sortField: 'expires_at',
         render: (row: Indicator) =>
           row.expiresAt === null
             ? noValue
             : stackCell(
                 <time className="vigil-cell-mono" dateTime={row.expiresAt}>
-                  {formatDate(row.expiresAt, 'isoDateTime')}
+                  {formatDate(row.expiresAt, 'isoDate')}
                 </time>,
                 !row.active && expired,
               ),
       },
       dateColumn<Indicator>('updatedAt', t('indicators.fields.updatedAt'), (row) => row.updatedAt, {
         sortField: 'updated_at',
+        format: 'isoDate',
       }),
-      deleteColumn<Indicator>({ header: t('common.actions'), delete: t('common.delete') }, mayDelete, ask),
+      deleteColumn<Indicator>({ header: t('common.actions'), delete: t('common.delete') }, mayDelete, ask, {
+        iconOnly: true,
+      }),
     ] satisfies (Column<Indicator> | null | false)[]);
   }, [t, me.companies, labels, mayDelete, ask]);
   const rowLabel = useCallback((row: Indicator) => t('indicators.select', { value: row.value }), [t]);

@@ -65,7 +65,7 @@ export default function MatchersPage() {
     {
       kind: 'segmented',
       name: 'enabled',
-      label: t('matchers.fields.enabled'),
+      label: t('matchers.fields.state'),
       options: [
         { value: undefined, label: t('matchers.state.any') },
         { value: true, label: t('matchers.state.on') },
@@ -87,14 +87,16 @@ export default function MatchersPage() {
         header: t('matchers.fields.enabled'),
         width: '90px',
         render: (row) => (
-          <Switch
-            checked={row.enabled}
-            disabled={!mayChange}
-            onClick={stop}
-            onChange={() => flip(row)}
-            aria-label={t('matchers.toggle', { name: row.name })}
-            data-testid="matcher-toggle"
-          />
+          // The switch's own click must not open the row.
+          <span onClick={stop} className="vigil-cell-switch">
+            <Switch
+              checked={row.enabled}
+              disabled={!mayChange}
+              onChange={() => flip(row)}
+              aria-label={t('matchers.toggle', { name: row.name })}
+              data-testid="matcher-toggle"
+            />
+          </span>
         ),
       },
       {
@@ -107,7 +109,7 @@ export default function MatchersPage() {
       {
         id: 'name',
         header: t('matchers.fields.name'),
-        width: 'minmax(180px, 1.2fr)',
+        width: 'minmax(160px, 1.2fr)',
         sortField: 'name',
         render: (row) => (
           <Link to={hrefOf(row)} className="vigil-row__name" onClick={stop} title={row.name}>
@@ -118,7 +120,7 @@ export default function MatchersPage() {
       {
         id: 'conditions',
         header: t('matchers.fields.conditions'),
-        width: 'minmax(200px, 2fr)',
+        width: 'minmax(170px, 2fr)',
         render: (row) => {
           const text = conditionsSummary(row.conditions, summaryLabels);
           return <span title={text}>{text}</span>;
@@ -127,7 +129,7 @@ export default function MatchersPage() {
       {
         id: 'actions-taken',
         header: t('matchers.fields.actions'),
-        width: 'minmax(180px, 1.5fr)',
+        width: 'minmax(150px, 1.5fr)',
         render: (row) => {
           const text = row.actions.map((action) => typeLabel(action.type)).join(', ');
           return <span title={text}>{text}</span>;
@@ -137,8 +139,10 @@ export default function MatchersPage() {
         ...company,
         render: (row: Matcher) => (row.allCompanies ? allCompanies : company.render(row, 0)),
       },
-      dateColumn<Matcher>('updatedAt', t('matchers.fields.updatedAt'), (row) => row.updatedAt),
-      deleteColumn<Matcher>({ header: t('common.actions'), delete: t('common.delete') }, mayDelete, ask),
+      dateColumn<Matcher>('updatedAt', t('matchers.fields.updatedAt'), (row) => row.updatedAt, { format: 'isoDate' }),
+      deleteColumn<Matcher>({ header: t('common.actions'), delete: t('common.delete') }, mayDelete, ask, {
+        iconOnly: true,
+      }),
     ] satisfies (Column<Matcher> | null | false)[]);
   }, [t, me.companies, summaryLabels, mayChange, mayDelete, ask, flip]);
   const rowLabel = useCallback((row: Matcher) => row.name, []);

@@ -25,6 +25,7 @@ export const matchers = {
   fields: {
     name: 'Name',
     enabled: 'On',
+    state: 'State',
     position: 'Order',
     positionHint: 'Matchers run in ascending order.',
     conditions: 'Conditions',

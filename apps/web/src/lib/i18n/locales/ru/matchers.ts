@@ -26,6 +26,7 @@ export const matchers = {
   fields: {
     name: 'Название',
     enabled: 'Включён',
+    state: 'Состояние',
     position: 'Порядок',
     positionHint: 'Обработчики выполняются по возрастанию порядка.',
     conditions: 'Условия',
