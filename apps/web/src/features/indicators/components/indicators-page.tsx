@@ -138,33 +138,26 @@ export default function IndicatorsPage() {
     const policyLabel = { alert: t('indicators.policy.alert'), ignore: t('indicators.policy.ignore') };
     const expired = t('indicators.expired');
     const allCompanies = t('indicators.scope.all');
-    const company = companyColumn<Indicator>(t('indicators.fields.company'), me.companies, '150px');
+    const company = companyColumn<Indicator>(t('indicators.fields.company'), me.companies, '130px');
     return presentColumns<Indicator>([
       {
         id: 'value',
         header: t('indicators.fields.value'),
-        width: 'minmax(190px, 2fr)',
+        width: 'minmax(180px, 2fr)',
         sortField: 'value',
         render: (row) =>
           stackCell(
             <span className="vigil-cell-mono" title={row.value}>
               {row.value}
             </span>,
-            row.description || row.source || undefined,
+            [typeLabel[row.type] ?? row.type, row.description || row.source].filter(Boolean).join(' · '),
             'vigil-indicator-value',
           ),
       },
       {
-        id: 'type',
-        header: t('indicators.fields.type'),
-        width: '105px',
-        sortField: 'type',
-        render: (row) => typeLabel[row.type] ?? row.type,
-      },
-      {
         id: 'policy',
         header: t('indicators.fields.policy'),
-        width: '115px',
+        width: '125px',
         render: (row) => (
           <span className={`vigil-pill ${row.policy === 'ignore' ? 'vigil-pill--outline' : ''}`}>
             {policyLabel[row.policy]}
@@ -181,7 +174,7 @@ export default function IndicatorsPage() {
       {
         id: 'tags',
         header: t('indicators.fields.tags'),
-        width: 'minmax(90px, 1fr)',
+        width: 'minmax(80px, 1fr)',
         render: (row) =>
           row.tags.length === 0 ? (
             noValue

@@ -53,7 +53,7 @@ export function useCommittedActionColumns(withMatcher: boolean): Column<Committe
       {
         id: 'alert',
         header: t('matchers.log.alert'),
-        width: 'minmax(200px, 2fr)',
+        width: 'minmax(200px, 1.6fr)',
         render: (row) => (
           <Link to={alertUrl(row.alertId)} onClick={stop} title={row.alertTitle ?? undefined} data-testid="log-alert">
             <span className="vigil-cell-mono">#{row.alertId}</span> {row.alertTitle ?? ''}
@@ -63,7 +63,7 @@ export function useCommittedActionColumns(withMatcher: boolean): Column<Committe
       {
         id: 'action',
         header: t('matchers.log.action'),
-        width: 'minmax(160px, 1fr)',
+        width: 'minmax(190px, 1fr)',
         render: (row) => <span title={typeLabel(row.action)}>{typeLabel(row.action)}</span>,
       },
       {

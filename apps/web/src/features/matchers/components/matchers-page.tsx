@@ -80,7 +80,7 @@ export default function MatchersPage() {
   const columns = useMemo(() => {
     const typeLabel = (type: string) => t(`matchers.actionType.${type}` as 'matchers.actionType.assign');
     const allCompanies = t('matchers.fields.allCompanies');
-    const company = companyColumn<Matcher>(t('matchers.fields.company'), me.companies, '150px');
+    const company = companyColumn<Matcher>(t('matchers.fields.company'), me.companies, '130px');
     return presentColumns<Matcher>([
       {
         id: 'enabled',

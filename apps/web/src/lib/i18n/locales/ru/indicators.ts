@@ -28,7 +28,7 @@ export const indicators = {
     tags: 'Метки',
     source: 'Источник',
     description: 'Описание',
-    expiresAt: 'Действует до',
+    expiresAt: 'Истекает',
     updatedAt: 'Изменён',
     state: 'Состояние',
     company: 'Компания',
