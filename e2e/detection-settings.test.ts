@@ -16,6 +16,7 @@ const words = {
     matcherSaved: 'The matcher is saved.',
     applied: 'Applied',
     chooseUser: 'Choose a user.',
+    log: 'Actions taken',
   },
   ru: {
     indicators: 'Индикаторы политик',
@@ -25,6 +26,7 @@ const words = {
     matcherSaved: 'Обработчик сохранён.',
     applied: 'Выполнено',
     chooseUser: 'Выберите пользователя.',
+    log: 'Журнал действий',
   },
 } as const;
 
@@ -340,8 +342,12 @@ describe('policy indicators and committed actions', () => {
       await screenshot(page, `matcher-page-1920-${language}`);
       await page.getByTestId('matcher-actions-taken').scrollIntoViewIfNeeded();
       await screenshot(page, `matcher-page-actions-1920-${language}`);
-      await page.goto(`${server.url}${MATCHERS}/log`);
+      // From the matcher's page to the log narrowed to it: the filter names it.
+      await page.getByTestId('matcher-actions-taken').getByRole('link', { name: w.log }).click();
+      await page.waitForURL((url) => url.pathname === `${MATCHERS}/log` && url.searchParams.has('matcher_id'));
       await settled('matcher-log-table').locator('[role="cell"]').first().waitFor();
+      expect(await rows('matcher-log-table', 'matcher-log-row').count()).toBe(2);
+      await page.getByTestId('filter-matcher').locator('..').getByText('Tag beacons').first().waitFor();
       await screenshot(page, `matcher-log-1920-${language}`);
     });
   }

@@ -1,11 +1,18 @@
 import type { CommittedAction as CommittedActionWire } from '@vigil/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { dateColumn, stackCell, usePagedListPage, type FilterField, ListPage } from '../../../components/list-page';
 import type { Column } from '../../../components/list';
 import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { alertUrl } from '../../triage';
-import { committedActionList, matcherPath, type CommittedAction } from '../api/matchers';
+import {
+  committedActionList,
+  fetchMatcherNames,
+  matcherKeys,
+  matcherPath,
+  type CommittedAction,
+} from '../api/matchers';
 import { actionTypes } from '../lib/matcher-draft';
 import { MatcherTabs } from './matcher-tabs';
 
@@ -88,7 +95,19 @@ export default function MatcherLogPage() {
   const { t } = useTranslation();
   const model = usePagedListPage<CommittedActionWire, Filters>(committedActionList);
   const columns = useCommittedActionColumns(true);
+  const names = useQuery({
+    queryKey: matcherKeys.names,
+    queryFn: ({ signal }) => fetchMatcherNames(signal),
+    staleTime: 60_000,
+  });
   const filters: FilterField<Filters>[] = [
+    {
+      kind: 'ids',
+      name: 'matcherId',
+      label: t('matchers.log.filterMatcher'),
+      options: (names.data?.results ?? []).map((matcher) => ({ value: matcher.id, label: matcher.name })),
+      testId: 'filter-matcher',
+    },
     {
       kind: 'choice',
       name: 'action',
