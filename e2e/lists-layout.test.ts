@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, type RunningServer, startServer } from './harness';
-import { apiInPage, signInInPage } from './helpers';
+import { ApiClient, apiInPage, signInInPage } from './helpers';
 
 const SHOTS = '/tmp/shots/lists';
 
@@ -31,6 +31,8 @@ const lists: ListUnderTest[] = [
   { name: 'units', path: '/settings/units', table: 'units-table' },
   { name: 'companies', path: '/settings/companies', table: 'companies-table' },
   { name: 'system-logs', path: '/settings/system-logs', table: 'system-log-table' },
+  { name: 'indicators', path: '/settings/policy-indicators', table: 'indicators-table' },
+  { name: 'matchers', path: '/settings/committed-actions', table: 'matchers-table' },
   { name: 'sessions', path: '/profile/sessions', table: 'sessions-table' },
 ];
 
@@ -156,6 +158,18 @@ describe('list layout at 1280 and 1920 px, in English and Russian', () => {
     await mkdir(SHOTS, { recursive: true });
     server = await startServer({ demo: 'small' });
     browser = await launchBrowser();
+    // The demo makes no matcher: one, so that the committed actions list has a row to lay out.
+    const admin = new ApiClient(server.url);
+    await admin.signIn(ADMIN_USERNAME, ADMIN_PASSWORD);
+    await admin.request('POST', '/api/matchers/', {
+      name: 'Escalate command-and-control beacons to the on-call analyst',
+      conditions: { severity_at_least: 'high', title_contains: 'beacon', observable_kind: ['domain', 'ip'] },
+      actions: [
+        { type: 'add_tag', tag: 'c2' },
+        { type: 'set_severity', severity: 'critical' },
+        { type: 'notify_email', to: 'soc@example.org' },
+      ],
+    });
   });
 
   afterAll(async () => {

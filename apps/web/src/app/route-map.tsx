@@ -104,6 +104,23 @@ const FilesPage = lazyPage(
   ['investigation', 'endpointActions', 'triage', 'list'],
 );
 
+const IndicatorsPage = lazyPage(
+  () => import('../features/indicators/components/indicators-page'),
+  ['indicators', 'triage', 'users', 'list'],
+);
+const MatchersPage = lazyPage(
+  () => import('../features/matchers/components/matchers-page'),
+  ['matchers', 'triage', 'list'],
+);
+const MatcherLogPage = lazyPage(
+  () => import('../features/matchers/components/matcher-log'),
+  ['matchers', 'triage', 'list'],
+);
+const MatcherPage = lazyPage(
+  () => import('../features/matchers/components/matcher-page'),
+  ['matchers', 'triage', 'list'],
+);
+
 /**
  * The route map: every section and page of the console, in menu order. It drives the router, the
  * sidebar and the permission checks.
@@ -221,8 +238,26 @@ export const routeMap: readonly NavSection[] = [
       { id: 'licences', path: '/settings/licences', permission: view('pki') },
       { id: 'appliances', path: '/settings/appliances', permission: view('appliances') },
       { id: 'applianceRequests', path: '/settings/appliance-requests', permission: view('appliances/requests') },
-      { id: 'committedActions', path: '/settings/committed-actions', permission: view('matchers') },
-      { id: 'policyIndicators', path: '/settings/policy-indicators', permission: view('indicators') },
+      { id: 'committedActions', path: '/settings/committed-actions', permission: view('matchers'), page: MatchersPage },
+      {
+        id: 'committedActionsLog',
+        path: '/settings/committed-actions/log',
+        permission: view('matchers'),
+        page: MatcherLogPage,
+        menu: false,
+      },
+      {
+        id: 'matcherDetails',
+        path: '/settings/committed-actions/:id',
+        permission: view('matchers'),
+        page: MatcherPage,
+      },
+      {
+        id: 'policyIndicators',
+        path: '/settings/policy-indicators',
+        permission: view('indicators'),
+        page: IndicatorsPage,
+      },
       { id: 'suricataSignatures', path: '/settings/suricata-signatures', permission: view('rules/suricata') },
       { id: 'yaraSignatures', path: '/settings/yara-signatures', permission: view('rules/yara') },
       { id: 'systemLogs', path: '/settings/system-logs', permission: view('system_logs'), page: SystemLogPage },

@@ -45,6 +45,7 @@ export function cellAction({
   onClick,
   testId,
   ariaLabel,
+  title,
 }: {
   label: ReactNode;
   icon?: ReactNode;
@@ -52,6 +53,8 @@ export function cellAction({
   onClick: () => void;
   testId?: string;
   ariaLabel?: string;
+  /** Shown on hover (an icon without a label). */
+  title?: string;
 }) {
   return (
     <button
@@ -61,6 +64,7 @@ export function cellAction({
       onClick={onClick}
       data-testid={testId}
       aria-label={ariaLabel}
+      title={title}
     >
       {icon}
       {label}

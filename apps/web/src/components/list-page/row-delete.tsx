@@ -50,15 +50,29 @@ export function useRowDelete<Row extends { id: number }>({
   return { ask: setDeleting, dialog };
 }
 
-/** The actions column holding a row's delete button; empty for whoever may not delete. */
+/**
+ * The actions column holding a row's delete button; empty for whoever may not delete. `iconOnly`: a
+ * narrow column with the bin alone (named for screen readers and on hover), for tables with many columns.
+ */
 export function deleteColumn<Row>(
   labels: { header: string; delete: string },
   allowed: boolean,
   onDelete: (row: Row) => void,
+  { iconOnly = false }: { iconOnly?: boolean } = {},
 ) {
-  return actionsColumn<Row>(labels.header, (row) =>
-    allowed
-      ? cellAction({ label: labels.delete, icon: <IconTrash size={14} />, danger: true, onClick: () => onDelete(row) })
-      : null,
+  return actionsColumn<Row>(
+    labels.header,
+    (row) =>
+      allowed
+        ? cellAction({
+            label: iconOnly ? null : labels.delete,
+            icon: <IconTrash size={14} />,
+            danger: true,
+            onClick: () => onDelete(row),
+            ariaLabel: iconOnly ? labels.delete : undefined,
+            title: iconOnly ? labels.delete : undefined,
+          })
+        : null,
+    iconOnly ? '48px' : undefined,
   );
 }

@@ -5,8 +5,10 @@ import { dashboard } from './en/dashboard';
 import { endpointActions } from './en/endpoint-actions';
 import { graph } from './en/graph';
 import { incidents } from './en/incidents';
+import { indicators } from './en/indicators';
 import { investigation } from './en/investigation';
 import { list } from './en/list';
+import { matchers } from './en/matchers';
 import { profile } from './en/profile';
 import { roles } from './en/roles';
 import { sessions } from './en/sessions';
@@ -36,4 +38,6 @@ export const en = {
   endpointActions,
   dashboard,
   graph,
+  indicators,
+  matchers,
 };

@@ -5,8 +5,10 @@ import { dashboard } from './ru/dashboard';
 import { endpointActions } from './ru/endpoint-actions';
 import { graph } from './ru/graph';
 import { incidents } from './ru/incidents';
+import { indicators } from './ru/indicators';
 import { investigation } from './ru/investigation';
 import { list } from './ru/list';
+import { matchers } from './ru/matchers';
 import { profile } from './ru/profile';
 import { roles } from './ru/roles';
 import { sessions } from './ru/sessions';
@@ -37,4 +39,6 @@ export const ru: Translation = {
   endpointActions,
   dashboard,
   graph,
+  indicators,
+  matchers,
 };

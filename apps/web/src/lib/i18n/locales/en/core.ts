@@ -108,6 +108,8 @@ export const core = {
     appliances: 'Appliances',
     applianceRequests: 'Appliance requests',
     committedActions: 'Committed actions',
+    committedActionsLog: 'Actions taken',
+    matcherDetails: 'Matcher',
     policyIndicators: 'Policy indicators',
     suricataSignatures: 'Suricata signatures',
     yaraSignatures: 'YARA signatures',

@@ -111,6 +111,8 @@ export const core: Translation<typeof english> = {
     appliances: 'Устройства',
     applianceRequests: 'Заявки на устройства',
     committedActions: 'Выполняемые действия',
+    committedActionsLog: 'Журнал действий',
+    matcherDetails: 'Обработчик',
     policyIndicators: 'Индикаторы политик',
     suricataSignatures: 'Сигнатуры Suricata',
     yaraSignatures: 'Сигнатуры YARA',
