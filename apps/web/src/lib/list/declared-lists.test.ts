@@ -7,7 +7,9 @@ import { sessionList } from '../../features/account/api/account';
 import { alertList } from '../../features/alerts/api/alerts';
 import { companyList, unitList } from '../../features/companies/api/companies';
 import { incidentList } from '../../features/incidents/api/incidents';
+import { indicatorList } from '../../features/indicators/api/indicators';
 import { endpointList, fileList, mailList, networkList } from '../../features/investigation/api/investigation';
+import { committedActionList, matcherList } from '../../features/matchers/api/matchers';
 import { systemLogList } from '../../features/system-logs/api/system-logs';
 import { rolesList, timelineList, userList } from '../../features/users/api/users';
 import { snakeizeKeys, toSnakeCase } from '../http';
@@ -32,6 +34,9 @@ const pages: { name: string; definition: ListDefinition<Record<string, FilterKin
   { name: 'endpoint events', definition: endpointList },
   { name: 'mail', definition: mailList },
   { name: 'files', definition: fileList, pageFilters: ['sha256'] },
+  { name: 'policy indicators', definition: indicatorList },
+  { name: 'matchers', definition: matcherList },
+  { name: 'committed actions', definition: committedActionList },
 ];
 
 function declarationOf(definition: ListDefinition<Record<string, FilterKind>>): ListShape {

@@ -6,7 +6,7 @@ import type {
 } from '@vigil/contract';
 import { endpoints, endpointUrl } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
-import type { ListDefinition } from '../../../lib/list';
+import { defineList } from '../../../lib/list';
 
 export type Indicator = Camelize<IndicatorWire>;
 export type ImportAnswer = Camelize<IndicatorImportAnswer>;
@@ -14,24 +14,11 @@ export type ImportAnswer = Camelize<IndicatorImportAnswer>;
 export const indicatorKeys = { all: ['indicators'] as const };
 
 /** Indicators over the list engine (`POST /api/indicators/check/`); filters and ordering kept in the URL. */
-export const indicatorList = {
-  basename: 'indicators',
-  endpoint: endpoints.indicators.list,
-  filters: {
-    search: 'string',
-    type: 'strings',
-    policy: 'strings',
-    severity: 'strings',
-    tags: 'strings',
-    active: 'boolean',
-    scope: 'string',
-    companyId: 'numbers',
-  },
-  orderable: ['updated_at', 'created_at', 'type', 'value', 'severity', 'expires_at', 'id'],
-  defaultOrdering: '-updated_at',
+export const indicatorList = defineList(endpoints.indicators.list, {
   pageSizes: [25, 50, 100, 200],
   defaultPageSize: 50,
-} as const satisfies ListDefinition<Record<string, 'string' | 'strings' | 'numbers' | 'boolean'>>;
+  omit: ['source'],
+});
 
 /** The fields the indicator form shows problems beside. */
 export const indicatorFormFields = [

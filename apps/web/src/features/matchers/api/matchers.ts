@@ -1,7 +1,7 @@
 import type { CommittedAction as CommittedActionWire, MatcherCreate, MatcherUpdate } from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
-import type { ListDefinition } from '../../../lib/list';
+import { defineList } from '../../../lib/list';
 
 export type CommittedAction = Camelize<CommittedActionWire>;
 
@@ -19,26 +19,13 @@ export const MATCHER_LOG_PATH = '/settings/committed-actions/log';
 export const matcherPath = (id: number | 'new') => `${MATCHERS_PATH}/${id}`;
 
 /** Matchers over the list engine, in the order they run. */
-export const matcherList = {
-  basename: 'matchers',
-  endpoint: endpoints.matchers.list,
-  filters: { search: 'string', enabled: 'boolean', companyId: 'numbers' },
-  orderable: ['position', 'name', 'created_at', 'id'],
-  defaultOrdering: 'position',
-  pageSizes: [25, 50, 100, 200],
-  defaultPageSize: 50,
-} as const satisfies ListDefinition<Record<string, 'string' | 'numbers' | 'boolean'>>;
+export const matcherList = defineList(endpoints.matchers.list, { pageSizes: [25, 50, 100, 200], defaultPageSize: 50 });
 
 /** What matchers did, newest first. */
-export const committedActionList = {
-  basename: 'matchers',
-  endpoint: endpoints.matchers.actions.list,
-  filters: { matcherId: 'numbers', alertId: 'numbers', action: 'strings', companyId: 'numbers' },
-  orderable: ['created_at', 'id'],
-  defaultOrdering: '-created_at',
+export const committedActionList = defineList(endpoints.matchers.actions.list, {
   pageSizes: [25, 50, 100, 200],
   defaultPageSize: 50,
-} as const satisfies ListDefinition<Record<string, 'strings' | 'numbers'>>;
+});
 
 export const fetchMatcher = (id: number, signal?: AbortSignal) =>
   call(endpoints.matchers.get, { params: { id }, signal, notifyErrors: false });
