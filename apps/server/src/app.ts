@@ -35,6 +35,7 @@ import { registerMatchers } from './modules/matchers/matchers.routes';
 import { createDetectionPipeline, type DetectionPipeline } from './modules/pipeline/pipeline';
 import { suricataStage } from './modules/pipeline/suricata-stage';
 import { registerRoles } from './modules/roles/roles.routes';
+import { registerYaraScan } from './modules/rules/yara/yara-scan.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
 import { registerUnits } from './modules/units/units.routes';
@@ -100,6 +101,7 @@ const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerIndicators,
   registerWidgets,
   registerGraph,
+  registerYaraScan,
 ];
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,100}$/;

@@ -21,5 +21,6 @@ export * from './indicators';
 export * from './graph';
 export * from './widgets';
 export * from './investigation';
+export * from './yara-scans';
 export * from './endpoint';
 export * from './endpoints/index';
