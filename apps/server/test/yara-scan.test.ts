@@ -202,7 +202,7 @@ describe('YARA on warehouse files', () => {
       rule_name: 'marker_one',
       namespace: 'test.yar',
       tags: ['demo'],
-      meta: { author: 'Vigil tests' },
+      metadata: { author: 'Vigil tests' },
       strings: [{ identifier: '$m', offset: 66, length: 21 }],
     });
     // Another company never saw the file.

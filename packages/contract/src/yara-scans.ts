@@ -18,7 +18,8 @@ export const yaraMatchSchema = z.object({
   /** The rule's title in the store (null when the rule is gone). */
   title: z.string().nullable(),
   tags: z.array(z.string()),
-  meta: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  /** The rule's meta section (first value of each key), its keys as written. */
+  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   strings: z.array(yaraStringMatchSchema),
   matched_at: z.string(),
 });

@@ -65,7 +65,7 @@ export class YaraScanService {
         namespace: m.namespace,
         title: m.title,
         tags: m.tags,
-        meta: m.meta,
+        metadata: m.meta,
         strings: m.strings,
         matched_at: m.matched_at.toISOString(),
       })),
