@@ -8,6 +8,7 @@ import {
   attachmentNames,
   insertMatches,
   loadEnabledYaraRules,
+  loadYaraRulesetKeys,
   pendingFiles,
   placesSeen,
   recordScans,
@@ -141,10 +142,11 @@ export class WarehouseScan {
   }
 
   private async rules(): Promise<LoadedRules> {
-    const { rules, turnedOff } = await loadEnabledYaraRules(this.db);
-    const digest = rulesetDigest(rules, turnedOff);
-    const rulesDigest = rulesetDigest(rules, []);
-    const off = new Set(turnedOff.map((o) => `${o.companyId}:${o.ruleId}`));
+    // Ids and revisions first: the sources are read only when the rules changed.
+    const keys = await loadYaraRulesetKeys(this.db);
+    const digest = rulesetDigest(keys.rules, keys.turnedOff);
+    const rulesDigest = rulesetDigest(keys.rules, []);
+    const off = new Set(keys.turnedOff.map((o) => `${o.companyId}:${o.ruleId}`));
     if (this.loaded && this.loaded.rulesDigest === rulesDigest) {
       // Only the companies' settings changed: the same scanner serves.
       this.loaded = { ...this.loaded, digest, turnedOff: off };
@@ -152,6 +154,7 @@ export class WarehouseScan {
     }
     if (this.loading) return this.loading;
     this.loading = (async () => {
+      const { rules, turnedOff } = await loadEnabledYaraRules(this.db);
       const set = buildRuleSet(rules);
       for (const { rule, reason } of set.skipped)
         this.log.warn(
@@ -166,7 +169,13 @@ export class WarehouseScan {
               maxBytes: this.options.maxFileBytes,
             });
       const previous = this.loaded;
-      this.loaded = { digest, rulesDigest, set, scanner, turnedOff: off };
+      this.loaded = {
+        digest: rulesetDigest(rules, turnedOff),
+        rulesDigest: rulesetDigest(rules, []),
+        set,
+        scanner,
+        turnedOff: new Set(turnedOff.map((o) => `${o.companyId}:${o.ruleId}`)),
+      };
       await previous?.scanner?.close();
       return this.loaded;
     })().finally(() => {
@@ -189,25 +198,45 @@ export class WarehouseScan {
       raised: 0,
       more: false,
     };
+    // Files are walked in id order; the next batch is read while this one is scanned. A walk that
+    // reaches the end starts once more from the beginning, for files whose ids committed late.
+    let afterId = 0;
+    const read = (after: number) =>
+      pendingFiles(this.db, loaded.digest, after, this.options.batchSize, this.options.maxFileBytes);
+    let next: Promise<PendingFile[]> | null = null;
     for (;;) {
       if (Date.now() - started > this.options.budgetMs) {
         result.more = true;
         break;
       }
-      const files = await pendingFiles(this.db, loaded.digest, this.options.batchSize, this.options.maxFileBytes);
-      if (files.length === 0) break;
+      const files = await (next ?? read(afterId));
+      next = null;
+      if (files.length === 0) {
+        // Every scanned file gets its scan row, so a walk from the start that finds none is the end.
+        if (afterId === 0) break;
+        afterId = 0;
+        continue;
+      }
+      afterId = files[files.length - 1]!.id;
+      next = read(afterId);
+      // An unhandled rejection of the read ahead must not end the process; it is awaited next turn.
+      next.catch(() => undefined);
       const batch = await this.scanBatch(loaded, files);
       result.scanned += batch.scanned;
       result.skipped += batch.skipped;
       result.matches += batch.matches;
       result.raised += batch.raised;
-      // A set changed during the run: the rest is scanned with the new one.
+      // A set changed during the run: the rest is scanned with the new one, from the beginning.
       const now = await this.rules();
       if (now.digest !== loaded.digest) {
         loaded = now;
         result.ruleset = now.digest;
+        await next.catch(() => undefined);
+        next = null;
+        afterId = 0;
       }
     }
+    await next?.catch(() => undefined);
     return result;
   }
 

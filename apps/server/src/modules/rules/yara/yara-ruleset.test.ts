@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { externalsOf, matchesForCompany } from './warehouse-scan';
+import type { YaraScanMatch } from './yara-scanner';
 import { buildRuleSet, effectiveFor, ruleNameOf, rulesetDigest, type StoredYaraRule } from './yara-ruleset';
 
 let nextId = 1;
@@ -133,7 +134,7 @@ describe('the scan of one file', () => {
     const all = rule('shared', simple('shared'), { fileName: 'd.yar' });
     const set = buildRuleSet([own, all]);
     const strings = Array.from({ length: 30 }, (_, i) => ({ identifier: '$a', offset: i, length: 3 }));
-    const found = [
+    const found: YaraScanMatch[] = [
       { namespace: 'u1', rule: 'own', tags: [], meta: {}, strings },
       { namespace: 'u1', rule: 'shared', tags: ['t'], meta: { a: 1 }, strings },
       { namespace: 'u1', rule: 'unknown', tags: [], meta: {}, strings },

@@ -69,6 +69,7 @@ export async function loadYaraRulesetKeys(
 
 /** A warehouse file waiting for a scan: its bytes only when within the size limit. */
 export interface PendingFile {
+  id: number;
   sha256: string;
   md5: string;
   sha1: string;
@@ -77,14 +78,16 @@ export interface PendingFile {
   content: Buffer | null;
 }
 
-/** Files not yet scanned with `ruleset`, smallest id first, up to `limit` of them or `maxBytes` of content. */
+/** Files after `afterId` not yet scanned with `ruleset`, smallest id first, at most `limit`. */
 export async function pendingFiles(
   db: Queryable,
   ruleset: string,
+  afterId: number,
   limit: number,
   maxFileBytes: number,
 ): Promise<PendingFile[]> {
   const { rows } = await db.query<{
+    id: string | number;
     sha256: string;
     md5: string;
     sha1: string;
@@ -92,12 +95,14 @@ export async function pendingFiles(
     detected_type: string;
     content: Buffer | null;
   }>(sql`
-    SELECT f.sha256, f.md5, f.sha1, f.size, f.detected_type,
+    SELECT f.id, f.sha256, f.md5, f.sha1, f.size, f.detected_type,
            CASE WHEN f.size <= ${maxFileBytes} THEN f.content END AS content
     FROM warehouse_files f
-    WHERE NOT EXISTS (SELECT 1 FROM yara_scans s WHERE s.sha256 = f.sha256 AND s.ruleset = ${ruleset})
+    WHERE f.id > ${afterId}
+      AND NOT EXISTS (SELECT 1 FROM yara_scans s WHERE s.sha256 = f.sha256 AND s.ruleset = ${ruleset})
     ORDER BY f.id LIMIT ${limit}`);
   return rows.map((r) => ({
+    id: Number(r.id),
     sha256: r.sha256,
     md5: r.md5,
     sha1: r.sha1,
