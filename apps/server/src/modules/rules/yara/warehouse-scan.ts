@@ -167,6 +167,9 @@ export class WarehouseScan {
           : await YaraScanner.open(set.units, {
               timeoutMs: this.options.timeoutMs,
               maxBytes: this.options.maxFileBytes,
+              checked: true,
+              // Thousands of rules compile for tens of seconds, longer on a busy machine.
+              startTimeoutMs: 300_000,
             });
       const previous = this.loaded;
       this.loaded = {
