@@ -166,7 +166,7 @@ async function main(): Promise<void> {
       { budgetMs: 3_600_000, timeoutMs: 60_000 },
     );
     try {
-      let started = Date.now();
+      const started = Date.now();
       await scan.run(); // compiles the scanner; the warehouse is empty yet
       const compileMs = Date.now() - started;
       const set = buildRuleSet((await loadEnabledYaraRules(db)).rules);
