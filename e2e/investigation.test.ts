@@ -520,6 +520,11 @@ describe('investigation pages', () => {
     const drawer = page.getByTestId('file-drawer');
     await drawer.getByTestId('file-mails').waitFor();
     expect(await drawer.getByTestId('file-mails').textContent()).toContain(SUBJECT);
+    // The file was stored, so its YARA section says whether the enabled rules scanned it yet.
+    expect(await drawer.getByTestId('file-yara-status').textContent()).toMatch(
+      /^(Scanned with the enabled rules on .+|Waiting to be scanned with the enabled rules)\.$/,
+    );
+    await screenshot(page, 'investigation-file-drawer-yara-en');
     await drawer.getByRole('link', { name: SUBJECT }).click();
     await page.waitForURL((url) => url.pathname === `/investigation/emails/${mailId}`);
   });

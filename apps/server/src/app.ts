@@ -37,6 +37,7 @@ import { SigmaStage } from './modules/rules/sigma-stage';
 import { SuricataRuleStage } from './modules/rules/suricata-rule-stage';
 import { registerRoles } from './modules/roles/roles.routes';
 import { registerRules } from './modules/rules/rules.routes';
+import { registerYaraScan } from './modules/rules/yara/yara-scan.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
 import { registerUnits } from './modules/units/units.routes';
@@ -106,6 +107,7 @@ const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerRules,
   registerWidgets,
   registerGraph,
+  registerYaraScan,
 ];
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,100}$/;

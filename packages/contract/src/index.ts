@@ -22,6 +22,7 @@ export * from './rules';
 export * from './graph';
 export * from './widgets';
 export * from './investigation';
+export * from './yara-scans';
 export * from './endpoint';
 export * from './endpoints/index';
 export { filterKind, filterKinds } from './client/filter-kinds';

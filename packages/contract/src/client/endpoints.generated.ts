@@ -243,4 +243,8 @@ export const endpoints = {
     update: ref<typeof declared.units.update>('PATCH', '/api/units/:id/'),
     remove: ref<typeof declared.units.remove>('DELETE', '/api/units/:id/'),
   },
+  yaraScans: {
+    fileMatches: ref<typeof declared.yaraScans.fileMatches>('GET', '/api/warehouse/:sha256/yara/'),
+    progress: ref<typeof declared.yaraScans.progress>('GET', '/api/warehouse/yara-scan/'),
+  },
 } as const;

@@ -20,6 +20,7 @@ import { ssoEndpoints } from './sso';
 import { userEndpoints } from './users';
 import { widgetEndpoints } from './widgets';
 import { unitEndpoints } from './units';
+import { yaraScanEndpoints } from './yara-scans';
 
 /**
  * Every endpoint of the API, by area. The server registers exactly these routes (a route outside
@@ -48,6 +49,7 @@ export const endpoints = {
   users: userEndpoints,
   widgets: widgetEndpoints,
   units: unitEndpoints,
+  yaraScans: yaraScanEndpoints,
 };
 
 function isEndpoint(value: unknown): value is EndpointSpec {

@@ -15,6 +15,7 @@ import {
 import { sql } from '../../db/sql';
 import { packOriginal } from './mail-original';
 import type { ParsedMailMessage } from './parsers';
+import { requestYaraScan } from '../rules/yara/yara-scan.service';
 import { recordSightings } from './sightings';
 
 /** Event tables partitioned by month on `ts`. */
@@ -550,6 +551,8 @@ export async function storeInWarehouse(
   );
   const held = new Set(rows.map((r) => r.sha256));
   const fresh = [...unique.values()].filter((f) => !held.has(f.sha256));
+  // New bytes are scanned with the YARA rules by a background job: one statement, none if queued.
+  if (fresh.length > 0) await requestYaraScan(tx);
   for (const file of fresh) {
     await tx.query(sql`
       INSERT INTO warehouse_files (sha256, md5, sha1, size, detected_type, content, first_seen, last_seen)

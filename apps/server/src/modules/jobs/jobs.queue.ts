@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { insertJob, insertJobs, type JsonObject } from './jobs.repository';
+import { insertJob, insertJobs, insertJobUnlessPending, type JsonObject } from './jobs.repository';
 
 export interface EnqueueOptions {
   /** Not before this time; now by default. */
@@ -45,4 +45,12 @@ export async function enqueueJobs(
 ): Promise<number> {
   if (payloads.length === 0) return 0;
   return insertJobs(tx, kind, payloads, checked(kind, options));
+}
+
+/**
+ * Queues a job that needs no payload unless one of its kind is already waiting: many changes then
+ * cost one run (a scan of whatever is new). Call it in the transaction that makes the change.
+ */
+export async function enqueueJobOnce(tx: Queryable, kind: string, options: EnqueueOptions = {}): Promise<boolean> {
+  return insertJobUnlessPending(tx, { kind, payload: {}, ...checked(kind, options) });
 }

@@ -57,6 +57,18 @@ export async function insertJob(db: Queryable, job: NewJob): Promise<number> {
   return rows[0]!.id;
 }
 
+/**
+ * Inserts a job unless one of the same kind is already waiting (a running one does not count: it
+ * may have looked before the caller's change). One statement; answers whether a job was added.
+ */
+export async function insertJobUnlessPending(db: Queryable, job: NewJob): Promise<boolean> {
+  const { rowCount } = await db.query(sql`
+    INSERT INTO jobs (kind, payload, max_attempts, run_at)
+    SELECT ${job.kind}, ${JSON.stringify(job.payload)}::jsonb, ${job.maxAttempts}, ${at(job.runAt)}
+    WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = ${job.kind} AND status = 'pending')`);
+  return rowCount > 0;
+}
+
 /** Inserts many jobs of one kind with one statement per few thousand rows. */
 export async function insertJobs(
   db: Queryable,

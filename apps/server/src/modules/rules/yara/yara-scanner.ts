@@ -19,6 +19,8 @@ export interface YaraScannerOptions {
   maxMatchesPerPattern?: number;
   /** How long compiling the rule sets may take when the scanning process starts. */
   startTimeoutMs?: number;
+  /** The caller compiled each set already (buildRuleSet): `open` does not compile them again here. */
+  checked?: boolean;
 }
 
 export interface YaraStringMatch {
@@ -149,6 +151,7 @@ export class YaraScanner {
     for (const set of sets) {
       if (namespaces.has(set.namespace)) throw new Error(`the namespace "${set.namespace}" is given twice`);
       namespaces.add(set.namespace);
+      if (options.checked === true) continue;
       const check = checkYaraSource(set.source);
       if (!check.ok) throw new Error(`${set.namespace}: ${check.reason}`);
     }

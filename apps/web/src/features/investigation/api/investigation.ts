@@ -3,6 +3,7 @@ import type {
   EndpointEvent as EndpointEventWire,
   EventDetail as EventDetailWire,
   FileDetail as FileDetailWire,
+  FileYara as FileYaraWire,
   MailDetail as MailDetailWire,
   MailListItem as MailListItemWire,
   MailMessage as MailMessageWire,
@@ -26,6 +27,7 @@ export type EventDetail = Camelize<EventDetailWire>;
 export type MailDetail = Camelize<MailDetailWire>;
 export type MailListItem = Camelize<MailListItemWire>;
 export type FileDetail = Camelize<FileDetailWire>;
+export type FileYara = Camelize<FileYaraWire>;
 export type WarehouseHash = Camelize<WarehouseHashWire>;
 export type ProcessTree = Camelize<ProcessTreeWire>;
 export type ProcessNode = ProcessTree['processes'][number];
@@ -73,6 +75,7 @@ export const investigationKeys = {
   endpoint: (id: number) => ['eclipse_events', 'detail', id] as const,
   mail: (id: number) => ['mailing', 'detail', id] as const,
   file: (sha256: string) => ['warehouse', 'detail', sha256] as const,
+  fileYara: (sha256: string) => ['warehouse', 'yara', sha256] as const,
   tree: (request: ProcessTreeRequest) => ['eclipse_events', 'process_tree', request] as const,
 };
 
@@ -109,6 +112,15 @@ export function useFileDetail(sha256: string | null) {
     // A SHA-256 (rather than a row id) is answered with where the file was seen.
     queryFn: ({ signal }) =>
       call(endpoints.events.warehouse.get, { params: { id: sha256! }, signal }) as Promise<FileDetail>,
+    enabled: sha256 !== null,
+  });
+}
+
+/** The YARA rules that matched a file, for the caller's companies that saw it. */
+export function useFileYara(sha256: string | null) {
+  return useQuery({
+    queryKey: investigationKeys.fileYara(sha256 ?? ''),
+    queryFn: ({ signal }) => call(endpoints.yaraScans.fileMatches, { params: { sha256: sha256! }, signal }),
     enabled: sha256 !== null,
   });
 }

@@ -11,6 +11,7 @@ import { endpointEventsUrl, mailMessageUrl, withQuery } from '../../triage';
 import { fileDownloadUrl, useFileDetail } from '../api/investigation';
 import { endpointActionLabel } from '../lib/codes';
 import { formatBytes } from '../lib/summaries';
+import { FileYaraSection } from './file-yara-section';
 import { hashFields, useCompanyName, VerdictBadge } from './shared';
 
 /** Where one file was seen: companies, mails, endpoint events and files on the wire, each linked. */
@@ -72,6 +73,14 @@ export function FileDrawer({ sha256, onClose }: { sha256: string | null; onClose
             </Table>
           ),
         },
+        file.stored ? (
+          <FileYaraSection
+            key="yara"
+            sha256={file.sha256}
+            companyName={companyName}
+            manyCompanies={file.companies.length > 1}
+          />
+        ) : null,
         <Sightings
           key="mails"
           title={t('investigation.files.inMail', { count: file.mails.length })}

@@ -21,3 +21,12 @@ export function endpointActionLabel(code: string): string {
 export function endpointCategoryLabel(code: string): string {
   return valueLabel('investigation.endpoint.categories', code);
 }
+
+/**
+ * Why a file was not scanned with YARA: the server's reason starts with its code (`too_large: …`,
+ * `timeout: …`, `failed: …`); the code is named in the interface language, an unknown one as it came.
+ */
+export function yaraSkipReason(reason: string | null): string {
+  const code = reason?.split(':')[0]?.trim() ?? '';
+  return valueLabel('investigation.files.yara.reasons', code);
+}

@@ -306,6 +306,21 @@ export const investigation = {
     inMail: 'In messages: {{count}}',
     onEndpoints: 'On hosts: {{count}}',
     onNetwork: 'On the network: {{count}}',
+    yara: {
+      title: 'YARA',
+      scanned: 'Scanned with the enabled rules on {{when}}.',
+      pending: 'Waiting to be scanned with the enabled rules.',
+      skipped: 'Not scanned: {{reason}}.',
+      none: 'No rule matched.',
+      failed: 'Could not read the YARA results.',
+      revision: 'revision {{revision}}',
+      strings: 'Strings:',
+      reasons: {
+        too_large: 'the file is over the scan size limit',
+        timeout: 'the scan took too long and was stopped',
+        failed: 'the scan failed',
+      },
+    },
     sources: {
       mail: 'Mail',
       network: 'Network',

@@ -308,6 +308,21 @@ export const investigation: Translation<typeof english> = {
     inMail: 'В письмах: {{count}}',
     onEndpoints: 'На хостах: {{count}}',
     onNetwork: 'В трафике: {{count}}',
+    yara: {
+      title: 'YARA',
+      scanned: 'Проверен включёнными правилами {{when}}.',
+      pending: 'Ожидает проверки включёнными правилами.',
+      skipped: 'Не проверен: {{reason}}.',
+      none: 'Ни одно правило не сработало.',
+      failed: 'Не удалось загрузить результаты YARA.',
+      revision: 'редакция {{revision}}',
+      strings: 'Строки:',
+      reasons: {
+        too_large: 'файл больше допустимого для проверки размера',
+        timeout: 'проверка шла слишком долго и была остановлена',
+        failed: 'проверка завершилась ошибкой',
+      },
+    },
     sources: {
       mail: 'Почта',
       network: 'Сеть',
