@@ -233,6 +233,33 @@ level: high
 });
 
 describe('rule store', () => {
+  it('asks for a rescan of the warehouse when the YARA set changes, once while one is pending', async () => {
+    const pending = async () =>
+      Number(
+        (
+          await t.db.query<{ n: number }>(
+            sql`SELECT count(*)::int AS n FROM jobs WHERE kind = 'rules.yara_scan' AND status = 'pending'`,
+          )
+        ).rows[0]?.n,
+      );
+    await t.db.query(sql`DELETE FROM jobs WHERE kind = 'rules.yara_scan'`);
+    const rule = 'rule Rescan_Probe { strings: $a = "rescan-probe" condition: $a }\n';
+    expect((await importFiles(admin, 'yara', [{ name: 'rescan.yar', content: rule }])).body).toMatchObject({
+      created: 1,
+    });
+    expect(await pending()).toBe(1);
+    await t.db.query(sql`DELETE FROM jobs WHERE kind = 'rules.yara_scan'`);
+    // The same text again changes nothing, so nothing is rescanned.
+    expect((await importFiles(admin, 'yara', [{ name: 'rescan.yar', content: rule }])).body).toMatchObject({
+      unchanged: 1,
+    });
+    expect(await pending()).toBe(0);
+    const stored = await byKey(admin, 'yara', 'rescan.yar:Rescan_Probe');
+    expect((await admin.post('/api/rules/yara/bulk/', { enabled: false, ids: [stored.id] })).status).toBe(200);
+    expect((await admin.post('/api/rules/yara/bulk/', { enabled: true, ids: [stored.id] })).status).toBe(200);
+    expect(await pending()).toBe(1);
+  });
+
   it('keeps tenants apart: own rules and rules for all companies, turned off for one company only', async () => {
     const shared = await importFiles(admin, 'sigma', [
       { name: 'shared.yml', content: sigmaRule('11111111-0000-4000-8000-000000000001', 'Shared rule') },

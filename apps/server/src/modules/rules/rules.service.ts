@@ -21,6 +21,7 @@ import { inScope, seesAllCompanies } from '../../http/tenancy';
 import { listCondition, type ListResource } from '../../list/list-engine';
 import { printable } from '../../safe-text';
 import { recordAudit, type AuditContext } from '../audit/audit.service';
+import { requestYaraRescan } from './yara/yara-scan.service';
 import {
   disabledFor,
   effectiveSuricataSources,
@@ -212,6 +213,8 @@ export class RulesService {
     if (rules.length === 0) return { created: 0, updated: 0, unchanged: 0, unsupported: 0, rejected };
     const written = await this.db.transaction(async (tx) => {
       const done = await writeImportedRules(tx, kind, target, rules, importer.userId, sha256);
+      // New or changed YARA rules: the warehouse is scanned again in the background.
+      if (kind === 'yara' && done.created.length + done.updated.length > 0) await requestYaraRescan(tx);
       if (done.created.length + done.updated.length > 0 || rejected.length > 0) {
         await recordAudit(tx, audit, {
           action: 'import',
@@ -270,6 +273,7 @@ export class RulesService {
       const changed = await setRulesEnabled(tx, own, body.enabled);
       const switched = await setCompanyRuleSettings(tx, settingsCompany, settings, body.enabled);
       const skipped = body.enabled ? targets.filter((r) => r.unsupported && own.includes(r.id)).length : 0;
+      if (kind === 'yara' && changed.length + switched.length > 0) await requestYaraRescan(tx);
       if (changed.length + switched.length > 0) {
         await recordAudit(tx, audit, {
           action: body.enabled ? 'enable' : 'disable',
