@@ -169,7 +169,7 @@ async function main(): Promise<void> {
       const started = Date.now();
       await scan.run(); // compiles the scanner; the warehouse is empty yet
       const compileMs = Date.now() - started;
-      const set = buildRuleSet((await loadEnabledYaraRules(db)).rules);
+      const set = await buildRuleSet((await loadEnabledYaraRules(db)).rules);
       progress(`scanner: ${set.units.length} units, ${set.rules.size} rules mapped, compiled in ${compileMs} ms`);
 
       // The warehouse: files seen by the company in mail.

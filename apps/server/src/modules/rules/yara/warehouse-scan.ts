@@ -18,6 +18,7 @@ import {
   type NewYaraMatch,
   type PendingFile,
 } from './yara-scan.repository';
+import { YaraCompileThread } from './yara-compile-thread';
 import { buildRuleSet, effectiveFor, rulesetDigest, type CompiledRuleSet, type StoredYaraRule } from './yara-ruleset';
 import { YaraScanError, YaraScanner, type YaraScanFile, type YaraScanMatch } from './yara-scanner';
 
@@ -118,6 +119,8 @@ export function matchesForCompany(
 export class WarehouseScan {
   private loaded: LoadedRules | null = null;
   private loading: Promise<LoadedRules> | null = null;
+  /** Compile checks run here, off the server's thread (made when a rule set is first built). */
+  private compiler: YaraCompileThread | null = null;
   readonly options: WarehouseScanOptions;
 
   constructor(
@@ -133,6 +136,9 @@ export class WarehouseScan {
     const loaded = this.loaded;
     this.loaded = null;
     await loaded?.scanner?.close();
+    const compiler = this.compiler;
+    this.compiler = null;
+    await compiler?.close();
   }
 
   /** The job's handler: a run, then the next run queued when files remain. */
@@ -155,7 +161,9 @@ export class WarehouseScan {
     if (this.loading) return this.loading;
     this.loading = (async () => {
       const { rules, turnedOff } = await loadEnabledYaraRules(this.db);
-      const set = buildRuleSet(rules);
+      this.compiler ??= new YaraCompileThread();
+      const compiler = this.compiler;
+      const set = await buildRuleSet(rules, { check: (source) => compiler.check(source) });
       for (const { rule, reason } of set.skipped)
         this.log.warn(
           { ruleId: rule.id, rule: rule.ruleKey, reason },

@@ -56,7 +56,13 @@ export function sizeRefusal(bytes: number): string | null {
 export function checkYaraSource(source: string): YaraCompileCheck {
   const tooLarge = sizeRefusal(Buffer.byteLength(source, 'utf8'));
   if (tooLarge) return { ok: false, reason: tooLarge, errors: [], warnings: [] };
-  const result = validate(source, compilerOptions());
+  return checkFromDiagnostics(validate(source, compilerOptions()));
+}
+
+type RawDiagnostic = { code: string; message: string; line?: number; column?: number };
+
+/** The check a compiler's errors and warnings give (here or from the compiling thread). */
+export function checkFromDiagnostics(result: { errors: RawDiagnostic[]; warnings: RawDiagnostic[] }): YaraCompileCheck {
   const warnings = result.warnings.map(diagnostic);
   if (result.errors.length === 0) return { ok: true, warnings };
   const errors = result.errors.map(diagnostic);

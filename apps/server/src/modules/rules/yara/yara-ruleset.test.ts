@@ -62,7 +62,7 @@ describe('rulesetDigest', () => {
 });
 
 describe('effectiveFor', () => {
-  it('keeps a company its own rules and the rules for all it did not turn off', () => {
+  it('keeps a company its own rules and the rules for all it did not turn off', async () => {
     const own = rule('own', simple('own'), { scope: 'company', companyId: 5 });
     const all = rule('shared', simple('shared'));
     const off = new Set([`6:${all.id}`]);
@@ -74,8 +74,8 @@ describe('effectiveFor', () => {
 });
 
 describe('buildRuleSet', () => {
-  it('packs files whose rule names differ into one unit, and keeps a file with a global rule apart', () => {
-    const set = buildRuleSet([
+  it('packs files whose rule names differ into one unit, and keeps a file with a global rule apart', async () => {
+    const set = await buildRuleSet([
       rule('one', simple('one'), { fileName: 'a.yar' }),
       rule('two', simple('two'), { fileName: 'b.yar' }),
       rule('gate', 'global rule gate { condition: filesize < 10MB }', { fileName: 'g.yar' }),
@@ -85,8 +85,8 @@ describe('buildRuleSet', () => {
     expect([...set.rules.keys()].sort()).toEqual(['u1\0gate', 'u2\0one', 'u2\0two']);
   });
 
-  it('puts two files naming the same rule in different units', () => {
-    const set = buildRuleSet([
+  it('puts two files naming the same rule in different units', async () => {
+    const set = await buildRuleSet([
       rule('same', simple('same', 'x'), { fileName: 'a.yar' }),
       rule('same', simple('same', 'y'), { fileName: 'b.yar' }),
     ]);
@@ -94,8 +94,8 @@ describe('buildRuleSet', () => {
     expect(set.rules.size).toBe(2);
   });
 
-  it('compiles a file with its private rules and hoists the imports', () => {
-    const set = buildRuleSet([
+  it('compiles a file with its private rules and hoists the imports', async () => {
+    const set = await buildRuleSet([
       rule('helper', 'private rule helper { condition: uint16(0) == 0x5A4D }'),
       rule('uses', 'import "pe"\nrule uses { condition: helper and pe.number_of_sections >= 0 }'),
     ]);
@@ -105,8 +105,8 @@ describe('buildRuleSet', () => {
     expect(set.rules.get('u1\0uses')?.ruleKey).toBe('a.yar:uses');
   });
 
-  it('skips a rule that does not compile, with the reason, and keeps the rest of its file', () => {
-    const set = buildRuleSet([rule('good', simple('good')), rule('bad', 'rule bad { condition: nothing_here }')]);
+  it('skips a rule that does not compile, with the reason, and keeps the rest of its file', async () => {
+    const set = await buildRuleSet([rule('good', simple('good')), rule('bad', 'rule bad { condition: nothing_here }')]);
     expect(set.skipped.map((s) => s.rule.ruleKey)).toEqual(['a.yar:bad']);
     expect(set.skipped[0]!.reason).toMatch(/nothing_here/);
     expect([...set.rules.keys()]).toEqual(['u1\0good']);
@@ -129,10 +129,10 @@ describe('the scan of one file', () => {
     expect(externalsOf({ detectedType: 'unknown' }, [])).toEqual({ filename: '', filepath: '', extension: '' });
   });
 
-  it('keeps for a company only the matches of rules effective for it, with few strings', () => {
+  it('keeps for a company only the matches of rules effective for it, with few strings', async () => {
     const own = rule('own', simple('own'), { scope: 'company', companyId: 5, fileName: 'c.yar' });
     const all = rule('shared', simple('shared'), { fileName: 'd.yar' });
-    const set = buildRuleSet([own, all]);
+    const set = await buildRuleSet([own, all]);
     const strings = Array.from({ length: 30 }, (_, i) => ({ identifier: '$a', offset: i, length: 3 }));
     const found: YaraScanMatch[] = [
       { namespace: 'u1', rule: 'own', tags: [], meta: {}, strings },

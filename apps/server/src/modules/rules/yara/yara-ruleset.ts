@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { checkYaraSource } from './yara-compile';
+import { checkYaraSource, type YaraCompileCheck } from './yara-compile';
 import type { YaraRuleSet } from './yara-scanner';
 import { parseYaraSource } from './yara-source';
 
@@ -87,7 +87,16 @@ interface Group {
  * is one pass over the data): never two that declare the same rule name, never one with a
  * `global` rule, which would bind the other files' rules.
  */
-export function buildRuleSet(rules: readonly StoredYaraRule[], maxUnitRules = 5000): CompiledRuleSet {
+export async function buildRuleSet(
+  rules: readonly StoredYaraRule[],
+  options: {
+    maxUnitRules?: number;
+    /** How a source is compile-checked: on this thread by default; the scan job uses a thread of its own. */
+    check?: (source: string) => YaraCompileCheck | Promise<YaraCompileCheck>;
+  } = {},
+): Promise<CompiledRuleSet> {
+  const maxUnitRules = options.maxUnitRules ?? 5000;
+  const check = options.check ?? checkYaraSource;
   const byFile = new Map<string, StoredYaraRule[]>();
   for (const rule of rules) {
     const owner = rule.scope === 'all' ? 'all' : `c${rule.companyId}`;
@@ -99,9 +108,9 @@ export function buildRuleSet(rules: readonly StoredYaraRule[], maxUnitRules = 50
   const skipped: CompiledRuleSet['skipped'] = [];
   const units: YaraRuleSet[] = [];
   const map = new Map<string, StoredYaraRule>();
-  const compiles = (members: readonly Group[]): string | null => {
-    const check = checkYaraSource(unitSource(members));
-    return check.ok ? null : check.reason;
+  const compiles = async (members: readonly Group[]): Promise<string | null> => {
+    const result = await check(unitSource(members));
+    return result.ok ? null : result.reason;
   };
   const emit = (members: readonly Group[]) => {
     if (members.length === 0) return;
@@ -115,31 +124,31 @@ export function buildRuleSet(rules: readonly StoredYaraRule[], maxUnitRules = 50
     }
   };
   // A file that does not compile as a whole: each of its rules on its own, or skipped with the reason.
-  const split = (g: Group): Group[] => {
+  const split = async (g: Group): Promise<Group[]> => {
     if (g.rules.length === 1) {
-      skipped.push({ rule: g.rules[0]!, reason: compiles([g]) ?? 'does not compile with the other rules' });
+      skipped.push({ rule: g.rules[0]!, reason: (await compiles([g])) ?? 'does not compile with the other rules' });
       return [];
     }
     const out: Group[] = [];
     for (const rule of g.rules) {
       const alone = makeGroup([rule]);
-      const reason = compiles([alone]);
+      const reason = await compiles([alone]);
       if (reason) skipped.push({ rule, reason });
       else out.push(alone);
     }
     return out;
   };
   // Optimistic: a pack is compiled once; only when it fails are its files looked at one by one.
-  const place = (pack: readonly Group[]) => {
+  const place = async (pack: readonly Group[]) => {
     if (pack.length === 0) return;
-    if (compiles(pack) === null) return emit(pack);
+    if ((await compiles(pack)) === null) return emit(pack);
     const good: Group[] = [];
     for (const g of pack) {
-      if (pack.length > 1 && compiles([g]) === null) good.push(g);
-      else for (const part of split(g)) emit([part]);
+      if (pack.length > 1 && (await compiles([g])) === null) good.push(g);
+      else for (const part of await split(g)) emit([part]);
     }
     if (good.length === 0) return;
-    if (compiles(good) === null) emit(good);
+    if ((await compiles(good)) === null) emit(good);
     else for (const g of good) emit([g]);
   };
   let pack: Group[] = [];
@@ -149,12 +158,12 @@ export function buildRuleSet(rules: readonly StoredYaraRule[], maxUnitRules = 50
     const g = makeGroup(members);
     if (g.hasGlobal) {
       // A global rule binds every rule of its unit: its file stays on its own.
-      place([g]);
+      await place([g]);
       continue;
     }
     const clash = [...g.names].some((n) => packNames.has(n));
     if (clash || packRules + g.names.size > maxUnitRules) {
-      place(pack);
+      await place(pack);
       pack = [];
       packNames = new Set();
       packRules = 0;
@@ -163,7 +172,7 @@ export function buildRuleSet(rules: readonly StoredYaraRule[], maxUnitRules = 50
     for (const n of g.names) packNames.add(n);
     packRules += g.names.size;
   }
-  place(pack);
+  await place(pack);
   return { units, rules: map, skipped };
 }
 
