@@ -90,4 +90,38 @@ describe('IdentityCache', () => {
     expect(await cache.remember('k', resolve)).toBe(2);
     expect(await cache.remember('k', resolve)).toBe(3);
   });
+
+  it('shares one read of the epoch among the callers that arrive while another is under way', async () => {
+    let value = 0;
+    let reads = 0;
+    const gates: (() => void)[] = [];
+    // Each read takes the value when it is answered, as a query does when it runs.
+    const epoch: RevocationEpoch = {
+      read: () => {
+        reads += 1;
+        return new Promise((resolve) => gates.push(() => resolve(value)));
+      },
+      bump: async () => (value += 1),
+    };
+    const cache = new IdentityCache(60_000, 100, Date.now, epoch);
+    const open = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      gates.shift()?.();
+    };
+    const first = cache.sync();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toBe(1);
+    // Arrived while the first read is under way: none of these may trust it; they share the next one.
+    const later = Array.from({ length: 20 }, () => cache.sync());
+    await open();
+    expect(await first).toBe(true);
+    cache.set('k', 'cached', cache.mark());
+    // A revocation by another process lands before the second read is answered.
+    value += 1;
+    await open();
+    expect(await Promise.all(later)).toEqual(Array(20).fill(true));
+    expect(reads).toBe(2);
+    // The second read saw the move and forgot what was remembered.
+    expect(cache.get('k')).toBeUndefined();
+  });
 });

@@ -75,8 +75,33 @@ export class IdentityCache {
    */
   async sync(): Promise<boolean> {
     if (!this.enabled || !this.epoch) return true;
+    // A read already under way may have started before this caller arrived, so it may miss a
+    // revocation whose answer has left since: the caller waits for the next read instead. Every
+    // caller that arrives meanwhile shares that next read, so many concurrent requests cost two
+    // reads of the epoch, not one each.
+    if (!this.nextRead) {
+      const after = this.currentRead ?? Promise.resolve();
+      this.nextRead = after.then(() => {
+        this.nextRead = null;
+        const read = this.readEpoch();
+        const current = read.then(() => undefined);
+        this.currentRead = current;
+        void current.then(() => {
+          if (this.currentRead === current) this.currentRead = null;
+        });
+        return read;
+      });
+    }
+    return this.nextRead;
+  }
+
+  /** The reads of the epoch: the one under way, and the one callers arriving meanwhile wait for. */
+  private currentRead: Promise<void> | null = null;
+  private nextRead: Promise<boolean> | null = null;
+
+  private async readEpoch(): Promise<boolean> {
     try {
-      this.observe(await this.epoch.read());
+      this.observe(await this.epoch!.read());
       return true;
     } catch {
       return false;
