@@ -99,6 +99,8 @@ export const alertFiltersSchema = z
     /** Alerts carrying any of these tags. */
     tags: oneOrMany(tag, 50).optional(),
     incident_id: oneOrMany(id).optional(),
+    /** Alerts raised by these stored detection rules (ids of /api/rules/<kind>/). */
+    rule_id: oneOrMany(id).optional(),
     first_seen_from: datetime.optional(),
     first_seen_to: datetime.optional(),
     last_seen_from: datetime.optional(),

@@ -39,6 +39,10 @@ export const ruleSchema = z.object({
   effective_enabled: z.boolean(),
   /** Why the engine cannot run it (then it stays disabled); null when it can. */
   unsupported: z.string().nullable(),
+  /** Alerts it raised in the caller's scope over the last 30 days. */
+  hits_30d: z.number().int(),
+  /** When it last raised an alert in the caller's scope (null: never). */
+  last_hit_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -223,3 +227,57 @@ export const suricataExportSchema = z.object({
   version: z.string(),
 });
 export type SuricataExport = z.infer<typeof suricataExportSchema>;
+
+/** Largest event text and largest file (decoded) a rule test takes. */
+export const MAX_RULE_TEST_EVENT_BYTES = 1024 * 1024;
+export const MAX_RULE_TEST_FILE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * `POST /api/rules/<kind>/test/`: a rule's source (pasted, or a stored rule's) tried on a sample —
+ * an endpoint event for Sigma, an EVE alert record for Suricata, a file for YARA. Nothing is stored.
+ */
+export const ruleTestSchema = z
+  .object({
+    /** The rule text to try; a file may hold several rules. */
+    source: z
+      .string({ message: 'Give the rule text.' })
+      .min(1, 'Give the rule text.')
+      .max(MAX_RULE_FILE_BYTES, 'A rule text has at most 5 MB.'),
+    /** Sigma: one endpoint event (EVTX-JSON, ECS or flat Windows JSON). Suricata: one EVE JSON line. */
+    event: z.string().max(MAX_RULE_TEST_EVENT_BYTES, 'An event has at most 1 MB.').optional(),
+    /** YARA: the file to scan, base64-encoded. */
+    file: z
+      .object({
+        name: fileName,
+        content_base64: z
+          .string({ message: 'Give the file content in base64.' })
+          .max(Math.ceil(MAX_RULE_TEST_FILE_BYTES / 3) * 4 + 4, 'A file to test has at most 10 MB.')
+          .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Give the file content in base64.'),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type RuleTest = z.infer<typeof ruleTestSchema>;
+
+export const ruleTestMatchSchema = z.object({
+  /** The rule's key (Sigma id, gid:sid, YARA rule name). */
+  rule: z.string(),
+  title: z.string(),
+  /** What matched, one line each: selections, fields and values; YARA strings with their offsets. */
+  details: z.array(z.string()),
+});
+
+export const ruleTestAnswerSchema = z.object({
+  /** The rules read from the text (key and title), whether or not they matched. */
+  rules: z.array(z.object({ rule: z.string(), title: z.string(), unsupported: z.string().nullable() })),
+  /** Why the text cannot be read or run, with its line where known; empty when it can. */
+  problems: z.array(z.object({ line: z.number().int(), rule: z.string(), reason: z.string() })),
+  /** Whether any rule matched the sample. */
+  matched: z.boolean(),
+  matches: z.array(ruleTestMatchSchema),
+  /** How the sample was read (for example the event kind and the Sigma log source it falls under). */
+  notes: z.array(z.string()),
+});
+export type RuleTestAnswer = z.infer<typeof ruleTestAnswerSchema>;
+export type RuleTestMatch = z.infer<typeof ruleTestMatchSchema>;

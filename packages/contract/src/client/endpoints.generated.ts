@@ -9,7 +9,7 @@ export const endpoints = {
     page: ref<typeof declared.docs.page>('GET', '/api/docs/'),
   },
   alerts: {
-    list: listRef<typeof declared.alerts.list>('POST', '/api/alerts/check/', { basename: 'alerts', orderings: ['last_seen', 'first_seen', 'severity', 'count', 'id'], defaultOrdering: ['-last_seen'], filters: { assignee_id: 'numbers', company_id: 'numbers', first_seen_from: 'string', first_seen_to: 'string', id: 'numbers', incident_id: 'numbers', last_seen_from: 'string', last_seen_to: 'string', search: 'string', severity: 'strings', source: 'strings', status: 'strings', tags: 'strings', unassigned: 'boolean' } }),
+    list: listRef<typeof declared.alerts.list>('POST', '/api/alerts/check/', { basename: 'alerts', orderings: ['last_seen', 'first_seen', 'severity', 'count', 'id'], defaultOrdering: ['-last_seen'], filters: { assignee_id: 'numbers', company_id: 'numbers', first_seen_from: 'string', first_seen_to: 'string', id: 'numbers', incident_id: 'numbers', last_seen_from: 'string', last_seen_to: 'string', rule_id: 'numbers', search: 'string', severity: 'strings', source: 'strings', status: 'strings', tags: 'strings', unassigned: 'boolean' } }),
     count: ref<typeof declared.alerts.count>('POST', '/api/alerts/count/'),
     get: ref<typeof declared.alerts.get>('GET', '/api/alerts/:id/'),
     events: ref<typeof declared.alerts.events>('GET', '/api/alerts/:id/events/'),
@@ -164,6 +164,8 @@ export const endpoints = {
       get: ref<typeof declared.rules.suricata.get>('GET', '/api/rules/suricata/:id/'),
       diff: ref<typeof declared.rules.suricata.diff>('GET', '/api/rules/suricata/:id/diff/'),
       bulk: ref<typeof declared.rules.suricata.bulk>('POST', '/api/rules/suricata/bulk/'),
+      remove: ref<typeof declared.rules.suricata.remove>('DELETE', '/api/rules/suricata/:id/'),
+      test: ref<typeof declared.rules.suricata.test>('POST', '/api/rules/suricata/test/'),
       import: ref<typeof declared.rules.suricata.import>('POST', '/api/rules/suricata/import/'),
       thresholds: {
         list: listRef<typeof declared.rules.suricata.thresholds.list>('POST', '/api/rules/suricata/thresholds/check/', { basename: 'rules/suricata', orderings: ['created_at', 'id'], defaultOrdering: ['-created_at'], filters: { company_id: 'numbers', search: 'string' } }),
@@ -180,6 +182,8 @@ export const endpoints = {
       get: ref<typeof declared.rules.sigma.get>('GET', '/api/rules/sigma/:id/'),
       diff: ref<typeof declared.rules.sigma.diff>('GET', '/api/rules/sigma/:id/diff/'),
       bulk: ref<typeof declared.rules.sigma.bulk>('POST', '/api/rules/sigma/bulk/'),
+      remove: ref<typeof declared.rules.sigma.remove>('DELETE', '/api/rules/sigma/:id/'),
+      test: ref<typeof declared.rules.sigma.test>('POST', '/api/rules/sigma/test/'),
       import: ref<typeof declared.rules.sigma.import>('POST', '/api/rules/sigma/import/'),
     },
     yara: {
@@ -188,6 +192,8 @@ export const endpoints = {
       get: ref<typeof declared.rules.yara.get>('GET', '/api/rules/yara/:id/'),
       diff: ref<typeof declared.rules.yara.diff>('GET', '/api/rules/yara/:id/diff/'),
       bulk: ref<typeof declared.rules.yara.bulk>('POST', '/api/rules/yara/bulk/'),
+      remove: ref<typeof declared.rules.yara.remove>('DELETE', '/api/rules/yara/:id/'),
+      test: ref<typeof declared.rules.yara.test>('POST', '/api/rules/yara/test/'),
       import: ref<typeof declared.rules.yara.import>('POST', '/api/rules/yara/import/'),
     },
   },

@@ -9,6 +9,8 @@ import {
   ruleImportAnswerSchema,
   ruleImportSchema,
   ruleSchema,
+  ruleTestAnswerSchema,
+  ruleTestSchema,
   suricataExportSchema,
   suricataThresholdCreateSchema,
   suricataThresholdFiltersSchema,
@@ -72,6 +74,36 @@ function ruleKindEndpoints<const K extends RuleKind>(kind: K) {
       access: can('change'),
       body: ruleBulkSchema,
       responses: { 200: ruleBulkAnswerSchema },
+    }),
+    remove: endpoint({
+      method: 'DELETE',
+      path: `${base}:id/`,
+      summary: `Delete a ${noun}`,
+      description:
+        'The rule, its revisions and its hit counts. Alerts it raised stay. Rules for all companies are deleted ' +
+        'by staff who see every company; anyone else deletes their own company’s rules (and turns the others off).',
+      tag,
+      access: can('delete'),
+      params: idParams,
+      responses: { 204: noContent },
+    }),
+    test: endpoint({
+      method: 'POST',
+      path: `${base}test/`,
+      summary: `Try a ${noun} on a sample`,
+      description:
+        kind === 'yara'
+          ? 'Compiles the rule text and scans the given file (base64, up to 10 MB) with it. Nothing is stored.'
+          : kind === 'sigma'
+            ? 'Compiles the rule text and evaluates it on one endpoint event (EVTX-JSON, ECS or flat Windows ' +
+              'JSON), as the Sigma stage would. Nothing is stored.'
+            : 'Parses the signature and tells whether an EVE alert record (one JSON line) is one of its alerts ' +
+              '(gid, sid and rev). Suricata matches packets on the sensor; this checks the rule and its attribution.',
+      tag,
+      access: can('view'),
+      readsOnly: true,
+      body: ruleTestSchema,
+      responses: { 200: ruleTestAnswerSchema },
     }),
     import: endpoint({
       method: 'POST',
