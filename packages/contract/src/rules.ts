@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { alertSeveritySchema } from './alerts';
+import { MAX_RULE_FILE_BYTES, MAX_RULE_TEST_EVENT_BYTES, MAX_RULE_TEST_FILE_BYTES } from './values';
 
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
@@ -10,10 +11,6 @@ export type RuleKind = (typeof ruleKinds)[number];
 /** One company's rule, or one for every company (owned by the provider, read-only to customers). */
 export const ruleScopes = ['company', 'all'] as const;
 export type RuleScope = (typeof ruleScopes)[number];
-
-/** Largest rule file an import takes, and largest sum of the files of one import (in bytes of UTF-8). */
-export const MAX_RULE_FILE_BYTES = 5 * 1024 * 1024;
-export const MAX_RULE_IMPORT_BYTES = 20 * 1024 * 1024;
 
 export const ruleSchema = z.object({
   id: z.number().int(),
@@ -227,10 +224,6 @@ export const suricataExportSchema = z.object({
   version: z.string(),
 });
 export type SuricataExport = z.infer<typeof suricataExportSchema>;
-
-/** Largest event text and largest file (decoded) a rule test takes. */
-export const MAX_RULE_TEST_EVENT_BYTES = 1024 * 1024;
-export const MAX_RULE_TEST_FILE_BYTES = 10 * 1024 * 1024;
 
 /**
  * `POST /api/rules/<kind>/test/`: a rule's source (pasted, or a stored rule's) tried on a sample —

@@ -126,3 +126,11 @@ export const MAINTENANCE_RETRY_AFTER_SECONDS = 5;
 
 /** Longest normalised string field; Windows' own limit for a command line is 32,767. */
 export const MAX_EVENT_STRING = 32_768;
+
+/** Largest rule file an import takes, and largest sum of the files of one import (in bytes of UTF-8). */
+export const MAX_RULE_FILE_BYTES = 5 * 1024 * 1024;
+export const MAX_RULE_IMPORT_BYTES = 20 * 1024 * 1024;
+
+/** Largest event text and largest file (decoded) a rule test takes. */
+export const MAX_RULE_TEST_EVENT_BYTES = 1024 * 1024;
+export const MAX_RULE_TEST_FILE_BYTES = 10 * 1024 * 1024;
