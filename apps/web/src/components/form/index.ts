@@ -3,3 +3,4 @@ export { CompanySelect } from './company-select';
 export { FormActions, FormFrame } from './form-frame';
 export { useFormValues } from './form-values';
 export { SaveButton } from './save-button';
+export { DropZone } from './drop-zone';

@@ -13,13 +13,13 @@ import {
 } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconExternalLink } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { CopyButton } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { JsonView } from '../../../components/ui/json-view';
-import { Surface } from '../../../components/ui/surface';
+import { Panel as Card } from '../../../components/ui/panel';
 import { formatDate } from '../../../lib/dates';
 import { valueLabel } from '../../../lib/i18n';
 import { alertKeys, fetchLinkedEvents, type AlertDetail } from '../api/alerts';
@@ -28,29 +28,7 @@ import { ruleMetadataItems } from '../../triage';
 import { mitreUrl, pivotOf } from '../lib/pivots';
 
 /** A titled panel of the alert page. */
-export function Card({
-  title,
-  children,
-  testId,
-  extra,
-}: {
-  title: ReactNode;
-  children: ReactNode;
-  testId?: string;
-  extra?: ReactNode;
-}) {
-  return (
-    <Surface level={1} className="vigil-alert-card">
-      <section data-testid={testId}>
-        <Group justify="space-between" align="baseline" gap="xs">
-          <h2 className="vigil-alert-card__title">{title}</h2>
-          {extra}
-        </Group>
-        {children}
-      </section>
-    </Surface>
-  );
-}
+export { Card };
 
 /** What found the alert: the rule (with what it says of itself) or the indicator, and the ATT&CK tactics and techniques. */
 export function DetectionCard({ alert }: { alert: AlertDetail }) {

@@ -1,8 +1,7 @@
-import { Alert, Modal, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { IconFileUpload } from '@tabler/icons-react';
+import { Alert, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type DragEvent } from 'react';
-import { CompanySelect, FormActions, FormError, FormFrame } from '../../../components/form';
+import { useState } from 'react';
+import { CompanySelect, DropZone, FormActions, FormError, FormFrame } from '../../../components/form';
 import { useTranslation } from '../../../lib/i18n';
 import { notify } from '../../../lib/notifications';
 import { useSignedInUser } from '../../../lib/session';
@@ -34,10 +33,8 @@ function ImportForm({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const me = useSignedInUser();
   const queryClient = useQueryClient();
-  const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [dragging, setDragging] = useState(false);
   const [companyId, setCompanyId] = useState(me.companyId);
   const run = useMutation({
     mutationFn: async () => importIndicators(await file!.text(), { companyId }),
@@ -63,38 +60,17 @@ function ImportForm({ onClose }: { onClose: () => void }) {
       setFile(chosen);
     }
   };
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    choose(event.dataTransfer.files[0]);
-  };
 
   return (
     <FormFrame onSubmit={() => file && run.mutate()} testId="indicator-import">
       <Text size="sm">{t('indicators.import.intro')}</Text>
       <CompanySelect value={companyId} onChange={setCompanyId} />
-      <UnstyledButton
-        className="vigil-drop"
-        data-active={dragging || undefined}
-        onClick={() => input.current?.click()}
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        data-testid="indicator-import-drop"
-      >
-        <IconFileUpload size={28} stroke={1.5} />
-        <Text size="sm">{file ? t('indicators.import.chosen', { name: file.name }) : t('indicators.import.drop')}</Text>
-      </UnstyledButton>
-      <input
-        ref={input}
-        type="file"
+      <DropZone
+        label={file ? t('indicators.import.chosen', { name: file.name }) : t('indicators.import.drop')}
         accept=".csv,.txt,text/csv,text/plain"
-        hidden
-        onChange={(event) => choose(event.currentTarget.files?.[0])}
-        data-testid="indicator-import-file"
+        onFiles={(files) => choose(files[0])}
+        testId="indicator-import-drop"
+        inputTestId="indicator-import-file"
       />
       {problem && (
         <Alert color="red" variant="light" role="alert">
