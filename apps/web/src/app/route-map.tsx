@@ -116,6 +116,9 @@ const MatcherLogPage = lazyPage(
   () => import('../features/matchers/components/matcher-log'),
   ['matchers', 'triage', 'list'],
 );
+const RulesPage = lazyPage(() => import('../features/rules/components/rules-page'), ['rules', 'triage', 'list']);
+const RulePage = lazyPage(() => import('../features/rules/components/rule-page'), ['rules', 'triage', 'list']);
+const ThresholdsPage = lazyPage(() => import('../features/rules/components/thresholds-page'), ['rules', 'list']);
 const MatcherPage = lazyPage(
   () => import('../features/matchers/components/matcher-page'),
   ['matchers', 'triage', 'list'],
@@ -258,8 +261,34 @@ export const routeMap: readonly NavSection[] = [
         permission: view('indicators'),
         page: IndicatorsPage,
       },
-      { id: 'suricataSignatures', path: '/settings/suricata-signatures', permission: view('rules/suricata') },
-      { id: 'yaraSignatures', path: '/settings/yara-signatures', permission: view('rules/yara') },
+      {
+        id: 'suricataSignatures',
+        path: '/settings/suricata-signatures',
+        permission: view('rules/suricata'),
+        page: RulesPage,
+      },
+      {
+        id: 'suricataThresholds',
+        path: '/settings/suricata-signatures/thresholds',
+        permission: view('rules/suricata'),
+        page: ThresholdsPage,
+        menu: false,
+      },
+      {
+        id: 'suricataSignatureDetails',
+        path: '/settings/suricata-signatures/:id',
+        permission: view('rules/suricata'),
+        page: RulePage,
+      },
+      { id: 'sigmaRules', path: '/settings/sigma-rules', permission: view('rules/sigma'), page: RulesPage },
+      { id: 'sigmaRuleDetails', path: '/settings/sigma-rules/:id', permission: view('rules/sigma'), page: RulePage },
+      { id: 'yaraSignatures', path: '/settings/yara-signatures', permission: view('rules/yara'), page: RulesPage },
+      {
+        id: 'yaraSignatureDetails',
+        path: '/settings/yara-signatures/:id',
+        permission: view('rules/yara'),
+        page: RulePage,
+      },
       { id: 'systemLogs', path: '/settings/system-logs', permission: view('system_logs'), page: SystemLogPage },
     ],
   },

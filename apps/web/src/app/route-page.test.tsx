@@ -50,8 +50,8 @@ describe('a link to a section that is not built yet', () => {
 
   it('says the same to someone without it: the route map is no secret', () => {
     updateAbility([{ basename: 'alerts', actions: ['view'] }]);
-    show(findRoute('suricataSignatures')!);
-    expect(screen.getByTestId('unavailable').textContent).toContain('“Settings → Suricata signatures”');
+    show(findRoute('licences')!);
+    expect(screen.getByTestId('unavailable').textContent).toContain('“Settings → Licences”');
     expect(screen.queryByTestId('no-access')).toBeNull();
   });
 

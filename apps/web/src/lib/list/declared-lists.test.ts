@@ -10,6 +10,7 @@ import { incidentList } from '../../features/incidents/api/incidents';
 import { indicatorList } from '../../features/indicators/api/indicators';
 import { endpointList, fileList, mailList, networkList } from '../../features/investigation/api/investigation';
 import { committedActionList, matcherList } from '../../features/matchers/api/matchers';
+import { ruleLists, thresholdList } from '../../features/rules/api/rules';
 import { systemLogList } from '../../features/system-logs/api/system-logs';
 import { rolesList, timelineList, userList } from '../../features/users/api/users';
 import { snakeizeKeys, toSnakeCase } from '../http';
@@ -37,6 +38,10 @@ const pages: { name: string; definition: ListDefinition<Record<string, FilterKin
   { name: 'policy indicators', definition: indicatorList },
   { name: 'matchers', definition: matcherList },
   { name: 'committed actions', definition: committedActionList },
+  { name: 'Suricata signatures', definition: ruleLists.suricata },
+  { name: 'Sigma rules', definition: ruleLists.sigma },
+  { name: 'YARA signatures', definition: ruleLists.yara },
+  { name: 'threshold.config entries', definition: thresholdList },
 ];
 
 function declarationOf(definition: ListDefinition<Record<string, FilterKind>>): ListShape {

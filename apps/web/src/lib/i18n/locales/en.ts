@@ -11,6 +11,7 @@ import { list } from './en/list';
 import { matchers } from './en/matchers';
 import { profile } from './en/profile';
 import { roles } from './en/roles';
+import { rules } from './en/rules';
 import { sessions } from './en/sessions';
 import { systemLogs } from './en/system-logs';
 import { triage } from './en/triage';
@@ -40,4 +41,5 @@ export const en = {
   graph,
   indicators,
   matchers,
+  rules,
 };

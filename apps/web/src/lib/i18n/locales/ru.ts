@@ -11,6 +11,7 @@ import { list } from './ru/list';
 import { matchers } from './ru/matchers';
 import { profile } from './ru/profile';
 import { roles } from './ru/roles';
+import { rules } from './ru/rules';
 import { sessions } from './ru/sessions';
 import { systemLogs } from './ru/system-logs';
 import { triage } from './ru/triage';
@@ -41,4 +42,5 @@ export const ru: Translation = {
   graph,
   indicators,
   matchers,
+  rules,
 };
