@@ -16,6 +16,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { copyPgliteTemplate } from '../apps/server/test/helpers/pglite-template';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -75,6 +76,12 @@ export interface StartServerOptions {
   generatedAdminPassword?: boolean;
   /** Load the demo data at this scale (VIGIL_DEMO=1) and wait until it is loaded; see `RunningServer.demo`. */
   demo?: 'small' | 'default';
+  /**
+   * Start on an empty embedded database, migrated by the server as on a first start. By default the
+   * data directory starts with a copy of a migrated one (seconds faster; the server finds nothing to
+   * migrate and bootstraps the administrator as usual).
+   */
+  emptyDatabase?: boolean;
 }
 
 /** A demo account (see apps/server/src/modules/demo/load-demo.ts, DemoAccount). */
@@ -135,6 +142,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     Object.assign(env, { VIGIL_DEMO: '1', VIGIL_DEMO_SCALE: options.demo, VIGIL_DEMO_PASSWORDS: 'permanent' });
   if (options.passDatabaseUrl && process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   Object.assign(env, options.env);
+  if (!env.DATABASE_URL && !options.emptyDatabase) await copyPgliteTemplate(dataDir);
 
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,

@@ -17,7 +17,7 @@ describe('signing in to a freshly installed console', () => {
   let consoleErrors: string[];
 
   beforeAll(async () => {
-    server = await startServer({ generatedAdminPassword: true });
+    server = await startServer({ generatedAdminPassword: true, emptyDatabase: true });
     browser = await launchBrowser();
   });
 

@@ -19,7 +19,7 @@ let url: string;
 let logText = '';
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ migrated: true });
   const config = loadConfig({
     DATA_DIR: database.dataDir ?? '/nonexistent',
     WEB_DIST_DIR: '/nonexistent-web-dist',

@@ -30,7 +30,7 @@ async function inspect<T>(work: (db: Awaited<ReturnType<typeof openDatabase>>) =
 }
 
 beforeAll(async () => {
-  t = await createTestDatabase();
+  t = await createTestDatabase({ migrated: true });
   await migrate(t.db);
   await bootstrap(t.db, loadConfig({ VIGIL_ADMIN_USERNAME: 'admin', VIGIL_ADMIN_PASSWORD: 'Admin-password-1' }));
   if (t.url) process.env.DATABASE_URL = t.url;

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from './helpers/test-database';
 let database: TestDatabase;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ migrated: true });
   await migrate(database.db);
 });
 afterAll(async () => {

@@ -36,7 +36,7 @@ async function job(id: number): Promise<JobRow> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ migrated: true });
   await migrate(database.db);
   smtp = await startTestSmtpServer();
   mailer = createSmtpMailer(smtpConfig());

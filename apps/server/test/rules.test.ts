@@ -12,7 +12,12 @@ import type {
 } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
-import { RulesService } from '../src/modules/rules/rules.service';
+import {
+  loadEnabledRules,
+  loadTurnedOff,
+  recordRuleHits,
+  ruleSetVersion,
+} from '../src/modules/rules/rule-engines.repository';
 import { readRuleFilesFrom } from '../src/modules/rules/store/rule-files';
 import { checkYaraSource } from '../src/modules/rules/yara/yara-compile';
 import type { Errors } from './helpers/auth-helpers';
@@ -300,13 +305,12 @@ describe('rule store', () => {
     expect(await count(alphaUser, 'sigma', { enabled: false, search: 'rule' })).toBeGreaterThanOrEqual(2);
 
     // What detection stages read: enabled rules, and the companies' turned-off sets.
-    const service = new RulesService(t.db);
-    const before = await service.rulesVersion('sigma');
-    const set = await service.enabledRulesFor('sigma');
-    expect(set.rules.map((r) => r.ruleKey)).toContain(sharedRule.rule_key);
-    expect(set.rules.map((r) => r.ruleKey)).not.toContain(ownRule.rule_key);
-    expect([...(set.disabledFor.get(alpha) ?? [])]).toEqual([sharedRule.id]);
-    const enabled = set.rules.find((r) => r.id === sharedRule.id)!;
+    const before = await ruleSetVersion(t.db, 'sigma');
+    const enabledRules = await loadEnabledRules(t.db, 'sigma');
+    expect(enabledRules.map((r) => r.ruleKey)).toContain(sharedRule.rule_key);
+    expect(enabledRules.map((r) => r.ruleKey)).not.toContain(ownRule.rule_key);
+    expect([...((await loadTurnedOff(t.db, 'sigma')).get(alpha) ?? [])]).toEqual([sharedRule.id]);
+    const enabled = enabledRules.find((r) => r.id === sharedRule.id)!;
     expect(enabled).toMatchObject({ companyId: expect.any(Number), scope: 'all', revision: 1, level: 'high' });
     expect(enabled.source).toMatch(/Shared rule/);
 
@@ -327,7 +331,7 @@ describe('rule store', () => {
 
     // On again for alpha; the version moves on.
     await alphaUser.post('/api/rules/sigma/bulk/', { enabled: true, ids: [sharedRule.id] });
-    expect(await service.rulesVersion('sigma')).not.toBe(before);
+    expect(await ruleSetVersion(t.db, 'sigma')).not.toBe(before);
     expect(await byKey(alphaUser, 'sigma', sharedRule.rule_key)).toMatchObject({ effective_enabled: true });
 
     // Staff turn the shared rule off for beta only.
@@ -340,16 +344,16 @@ describe('rule store', () => {
     expect(await byKey(betaUser, 'sigma', sharedRule.rule_key)).toMatchObject({ effective_enabled: false });
 
     // Hits: counted per company and day, shown in the detail for the caller's companies.
-    await t.db.transaction((tx) =>
-      service.recordRuleHits(tx, [
-        { companyId: alpha, ruleId: sharedRule.id, at: new Date() },
-        { companyId: alpha, ruleId: sharedRule.id, at: new Date() },
-        { companyId: beta, ruleId: sharedRule.id, at: new Date() },
-      ]),
-    );
-    await t.db.transaction((tx) =>
-      service.recordRuleHits(tx, [{ companyId: alpha, ruleId: sharedRule.id, at: new Date() }]),
-    );
+    const now = new Date().toISOString();
+    const hit = (companyId: number, hits: number) => ({
+      companyId,
+      ruleId: sharedRule.id,
+      day: now.slice(0, 10),
+      hits,
+      lastHitAt: now,
+    });
+    await t.db.transaction((tx) => recordRuleHits(tx, [hit(alpha, 1), hit(alpha, 1), hit(beta, 1)]));
+    await t.db.transaction((tx) => recordRuleHits(tx, [hit(alpha, 1)]));
     expect((await alphaUser.get<RuleDetail>(`/api/rules/sigma/${sharedRule.id}/`)).body.hits.total).toBe(3);
     expect((await admin.get<RuleDetail>(`/api/rules/sigma/${sharedRule.id}/`)).body.hits).toMatchObject({
       total: 4,

@@ -29,7 +29,7 @@ export interface TestApp {
 
 /** Builds the real app on a fresh database and listens on a free loopback port. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = await createTestDatabase({ migrated: true });
   const config = loadConfig({
     DATA_DIR: database.dataDir ?? '/nonexistent',
     WEB_DIST_DIR: '/nonexistent-web-dist',

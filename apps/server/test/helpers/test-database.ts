@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database';
+import { copyPgliteTemplate } from './pglite-template';
 
 export interface TestDatabase {
   db: Database;
@@ -15,10 +16,11 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh, empty database for one test file: a new database on the server named by
- * TEST_DATABASE_URL when it is set, else embedded PGlite in a temporary directory.
+ * A fresh database for one test file: a new database on the server named by TEST_DATABASE_URL when
+ * it is set, else embedded PGlite in a temporary directory. With `migrated`, an embedded one starts
+ * as a copy of a migrated template (pglite-template.ts); `migrate` then finds nothing to apply.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
     const name = `vigil_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -43,6 +45,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-test-'));
+  if (options.migrated) await copyPgliteTemplate(dataDir);
   const db = await openDatabase({ dataDir });
   return {
     db,

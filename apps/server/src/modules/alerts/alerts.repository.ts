@@ -88,6 +88,8 @@ export const alertFilters: ListResource<AlertRow, AlertFilters, Alert>['filters'
   company_id: (v) => oneOf(sql`a.company_id`, 'int8', v),
   tags: (v) => sql`a.tags && ${list(v)}::text[]`,
   incident_id: (v) => oneOf(sql`a.incident_id`, 'int8', v),
+  // The stored rule a detection came from (DetectionSource.storedRuleId); indexed.
+  rule_id: (v) => oneOf(sql`((a.detection ->> 'storedRuleId')::int8)`, 'int8', v),
   first_seen_from: filter.gte<string>(sql`a.first_seen`, 'timestamptz'),
   first_seen_to: filter.lte<string>(sql`a.first_seen`, 'timestamptz'),
   last_seen_from: filter.gte<string>(sql`a.last_seen`, 'timestamptz'),

@@ -1,15 +1,15 @@
+import type { RuleKind } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
 import type { AlertSeverity } from '../pipeline/detections';
 
 /*
- * What the detection stages read of the rule store (rules.repository.ts writes it): the enabled
+ * What the detection stages and the YARA scan read of the rule store (rules.repository.ts writes the
+ * rules; this file is the one reader of the enabled sets and the one writer of hit counts): the enabled
  * rules of a kind, the all-companies rules a company turned off, a cheap version that tells a stage
  * when to read them again, a company's Suricata threshold.config entries, and the hit counts the
  * stages add to.
  */
-
-export type RuleKind = 'suricata' | 'sigma' | 'yara';
 
 /** An enabled rule as a detection stage needs it. */
 export interface EngineRule {
@@ -23,6 +23,7 @@ export interface EngineRule {
   techniques: string[];
   author: string;
   licence: string;
+  fileName: string;
   source: string;
   details: Record<string, unknown>;
 }
@@ -40,10 +41,12 @@ export async function loadEnabledRules(db: Queryable, kind: RuleKind): Promise<E
     techniques: string[];
     author: string;
     licence: string;
+    file_name: string;
     source: string;
     details: Record<string, unknown>;
   }>(sql`
-    SELECT id, company_id, scope, revision, rule_key, title, level, techniques, author, licence, source, details
+    SELECT id, company_id, scope, revision, rule_key, title, level, techniques, author, licence, file_name, source,
+      details
     FROM rules WHERE kind = ${kind} AND enabled AND unsupported IS NULL
     ORDER BY id`);
   return rows.map((r) => ({
@@ -57,6 +60,7 @@ export async function loadEnabledRules(db: Queryable, kind: RuleKind): Promise<E
     techniques: r.techniques,
     author: r.author,
     licence: r.licence,
+    fileName: r.file_name,
     source: r.source,
     details: r.details,
   }));

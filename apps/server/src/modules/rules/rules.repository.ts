@@ -25,6 +25,8 @@ export interface RuleRow {
   enabled: boolean;
   effective_enabled: boolean;
   unsupported: string | null;
+  hits_30d: string | number;
+  last_hit_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -59,7 +61,19 @@ function effectiveFor(companyId: number): SqlFragment {
 const baseColumns = sql`r.id, r.company_id, r.kind, r.scope, r.rule_key, r.revision, r.title, r.description, r.level,
   r.tags, r.techniques, r.author, r.licence, r.file_name, r.enabled, r.unsupported, r.created_at, r.updated_at`;
 
-const columnsFor = (viewer: RuleViewer) => sql`${baseColumns}, ${effectiveFor(viewer.companyId)} AS effective_enabled`;
+/** Days of hits a rule's list row and detail count. */
+export const HIT_DAYS = 30;
+
+/** Hits of the rule in the viewer's companies over the last HIT_DAYS days, and the last one (any time). */
+const hitColumns = (scope: TenantScope) => sql`
+  (SELECT coalesce(sum(h.hits), 0) FROM rule_hits h WHERE h.rule_id = r.id
+     AND h.day >= (now() AT TIME ZONE 'UTC')::date - ${HIT_DAYS - 1}::int4
+     AND ${tenantCondition(scope, sql`h.company_id`)}) AS hits_30d,
+  (SELECT max(h.last_hit_at) FROM rule_hits h WHERE h.rule_id = r.id
+     AND ${tenantCondition(scope, sql`h.company_id`)}) AS last_hit_at`;
+
+const columnsFor = (viewer: RuleViewer) =>
+  sql`${baseColumns}, ${effectiveFor(viewer.companyId)} AS effective_enabled, ${hitColumns(viewer.scope)}`;
 const fullColumnsFor = (viewer: RuleViewer) =>
   sql`${columnsFor(viewer)}, r."references", r.details, r.source, r.source_sha256`;
 
@@ -81,6 +95,8 @@ export const toRule = (row: RuleRow): Rule => ({
   enabled: row.enabled,
   effective_enabled: row.effective_enabled,
   unsupported: row.unsupported,
+  hits_30d: Number(row.hits_30d),
+  last_hit_at: row.last_hit_at ? new Date(row.last_hit_at).toISOString() : null,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });
@@ -167,6 +183,11 @@ export async function revisionSource(db: Queryable, ruleId: number, revision: nu
     sql`SELECT source FROM rule_revisions WHERE rule_id = ${ruleId} AND revision = ${revision}`,
   );
   return rows[0]?.source ?? null;
+}
+
+/** Deletes a rule; its revisions, company switches, hit counts and YARA matches go with it. */
+export async function deleteRule(tx: Queryable, id: number): Promise<void> {
+  await tx.query(sql`DELETE FROM rules WHERE id = ${id}`);
 }
 
 /** Hits of a rule per day over the last `days` days, in the companies of a scope. */
@@ -346,113 +367,6 @@ export async function setCompanyRuleSettings(
     RETURNING rule_id`);
   // A rule never set for the company was on for it: turning it on changes nothing that shows.
   return rows.map((r) => Number(r.rule_id));
-}
-
-/** A rule as a detection stage runs it. */
-export interface EnabledRule {
-  id: number;
-  companyId: number;
-  scope: RuleScope;
-  revision: number;
-  ruleKey: string;
-  title: string;
-  level: AlertSeverity;
-  techniques: string[];
-  author: string;
-  licence: string;
-  source: string;
-  details: Record<string, unknown>;
-}
-
-/** Every enabled, supported rule of a kind, of every company. */
-export async function loadEnabledRules(db: Queryable, kind: RuleKind): Promise<EnabledRule[]> {
-  const { rows } = await db.query<{
-    id: number;
-    company_id: number;
-    scope: RuleScope;
-    revision: number;
-    rule_key: string;
-    title: string;
-    level: AlertSeverity;
-    techniques: string[];
-    author: string;
-    licence: string;
-    source: string;
-    details: Record<string, unknown>;
-  }>(sql`
-    SELECT id, company_id, scope, revision, rule_key, title, level, techniques, author, licence, source, details
-    FROM rules WHERE kind = ${kind} AND enabled AND unsupported IS NULL ORDER BY id`);
-  return rows.map((r) => ({
-    id: Number(r.id),
-    companyId: Number(r.company_id),
-    scope: r.scope,
-    revision: Number(r.revision),
-    ruleKey: r.rule_key,
-    title: r.title,
-    level: r.level,
-    techniques: r.techniques,
-    author: r.author,
-    licence: r.licence,
-    source: r.source,
-    details: r.details,
-  }));
-}
-
-/** Rules for all companies of a kind that companies turned off: company → rule ids. */
-export async function loadDisabledSettings(db: Queryable, kind: RuleKind): Promise<Map<number, Set<number>>> {
-  const { rows } = await db.query<{ company_id: number; rule_id: number }>(sql`
-    SELECT s.company_id, s.rule_id FROM rule_company_settings s JOIN rules r ON r.id = s.rule_id
-    WHERE r.kind = ${kind} AND NOT s.enabled`);
-  const out = new Map<number, Set<number>>();
-  for (const row of rows) {
-    const company = Number(row.company_id);
-    let set = out.get(company);
-    if (!set) out.set(company, (set = new Set()));
-    set.add(Number(row.rule_id));
-  }
-  return out;
-}
-
-/** A text that changes whenever a rule of the kind or a company's setting of one changes. */
-export async function loadRulesVersion(db: Queryable, kind: RuleKind): Promise<string> {
-  const { rows } = await db.query<{ version: string }>(sql`
-    SELECT concat_ws('/',
-      (SELECT count(*) FROM rules WHERE kind = ${kind}),
-      (SELECT extract(epoch FROM max(updated_at))::text FROM rules WHERE kind = ${kind}),
-      (SELECT count(*) FROM rule_company_settings s JOIN rules r ON r.id = s.rule_id WHERE r.kind = ${kind}),
-      (SELECT extract(epoch FROM max(s.updated_at))::text FROM rule_company_settings s JOIN rules r ON r.id = s.rule_id
-        WHERE r.kind = ${kind})) AS version`);
-  return rows[0]!.version;
-}
-
-/** One hit of a rule for a company at a time. */
-export interface RuleHit {
-  companyId: number;
-  ruleId: number;
-  at: Date;
-}
-
-/** Adds hits to the per-day counts in one statement (the caller's transaction). */
-export async function upsertRuleHits(tx: Queryable, hits: readonly RuleHit[]): Promise<void> {
-  if (hits.length === 0) return;
-  const groups = new Map<string, { companyId: number; ruleId: number; day: string; hits: number; last: Date }>();
-  for (const hit of hits) {
-    const day = hit.at.toISOString().slice(0, 10);
-    const key = `${hit.companyId}/${hit.ruleId}/${day}`;
-    const group = groups.get(key);
-    if (group) {
-      group.hits += 1;
-      if (hit.at > group.last) group.last = hit.at;
-    } else groups.set(key, { companyId: hit.companyId, ruleId: hit.ruleId, day, hits: 1, last: hit.at });
-  }
-  const rows = [...groups.values()];
-  await tx.query(sql`
-    INSERT INTO rule_hits AS h (company_id, rule_id, day, hits, last_hit_at)
-    SELECT * FROM unnest(${rows.map((r) => r.companyId)}::int8[], ${rows.map((r) => r.ruleId)}::int8[],
-      ${rows.map((r) => r.day)}::date[], ${rows.map((r) => r.hits)}::int8[],
-      ${rows.map((r) => r.last.toISOString())}::timestamptz[])
-    ON CONFLICT (rule_id, company_id, day) DO UPDATE
-      SET hits = h.hits + excluded.hits, last_hit_at = greatest(h.last_hit_at, excluded.last_hit_at)`);
 }
 
 /** The Suricata rules that run for a company, by gid and sid. */

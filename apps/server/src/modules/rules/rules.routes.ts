@@ -7,6 +7,7 @@ import { HttpError } from '../../http/errors';
 import { registerList } from '../../list/list-routes';
 import { auditContextOf } from '../audit/audit.service';
 import { hashIngestKey, resolveIngestKey, type IngestCaller } from '../ingest/tokens.repository';
+import { testRule } from './rule-test';
 import { RulesService } from './rules.service';
 import { thresholdList, toThreshold } from './thresholds.repository';
 import { ThresholdsService } from './thresholds.service';
@@ -18,6 +19,9 @@ const options: EndpointOptions = { config: { identityNeutral: true } };
  * checked after reading, so a file over them gets a 400 that names it; bodies over this get 413.
  */
 const IMPORT_BODY_BYTES = 64 * 1024 * 1024;
+
+/** A rule test carries a rule text (5 MB) and an event (1 MB) or a file in base64 (10 MB). */
+const TEST_BODY_BYTES = 24 * 1024 * 1024;
 
 const bearer = /^Bearer\s+([A-Za-z0-9._~+/=-]{1,200})\s*$/i;
 const invalidKey = () =>
@@ -40,6 +44,15 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, rules: RulesServic
     async ({ request, params, query }) => rules.diff(kind, requireActor(request), params.id, query.from, query.to),
     options,
   );
+  route(
+    app,
+    api.remove,
+    async ({ request, params }) => {
+      await rules.remove(kind, requireActor(request), auditContextOf(request), params.id);
+    },
+    options,
+  );
+  route(app, api.test, async ({ body }) => testRule(kind, body), { ...options, bodyLimit: TEST_BODY_BYTES });
   route(
     app,
     api.bulk,

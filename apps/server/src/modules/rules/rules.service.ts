@@ -13,22 +13,21 @@ import {
   type RuleKind,
   type SuricataExport,
 } from '@vigil/contract';
-import type { Database, Queryable } from '../../db/database';
+import type { Database } from '../../db/database';
 import { sql } from '../../db/sql';
 import type { Actor } from '../../http/actor';
-import { notFound, ValidationError } from '../../http/errors';
+import { forbidden, notFound, ValidationError } from '../../http/errors';
 import { inScope, seesAllCompanies } from '../../http/tenancy';
 import { listCondition, type ListResource } from '../../list/list-engine';
 import { printable } from '../../safe-text';
 import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { requestYaraRescan } from './yara/yara-scan.service';
 import {
+  deleteRule,
   disabledFor,
   effectiveSuricataSources,
   findRule,
-  loadDisabledSettings,
-  loadEnabledRules,
-  loadRulesVersion,
+  HIT_DAYS,
   revisionSource,
   ruleHits,
   ruleList,
@@ -37,14 +36,12 @@ import {
   setCompanyRuleSettings,
   setRulesEnabled,
   toRule,
-  upsertRuleHits,
   writeImportedRules,
-  type EnabledRule,
-  type RuleHit,
   type RuleRow,
   type RuleTarget,
   type RuleViewer,
 } from './rules.repository';
+import { ruleSetVersion } from './rule-engines.repository';
 import { unifiedDiff } from './store/line-diff';
 import { readRuleFiles } from './store/rule-candidates';
 import { parseRule } from './suricata/rule-parser';
@@ -53,19 +50,8 @@ import { parseThresholdLine, type ThresholdConfigEntry } from './suricata/thresh
 import { formatRulesFile, formatThresholdConfig } from './suricata/writer';
 import { companyThresholds, thresholdsVersion } from './thresholds.repository';
 
-export type { EnabledRule, RuleHit };
-
-/** The enabled rules of a kind and, per company, the rules for all companies it turned off. */
-export interface EnabledRuleSet {
-  rules: EnabledRule[];
-  /** company id → ids of rules for all companies that do not run for it. */
-  disabledFor: Map<number, Set<number>>;
-}
-
 /** Ids and keys listed in one aggregated audit record. */
 const MAX_AUDIT_ITEMS = 1000;
-/** Days of hits a rule's detail shows. */
-const HIT_DAYS = 30;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -126,8 +112,8 @@ export interface RuleImporter {
 
 /**
  * The rule store: Suricata, Sigma and YARA rules, their revisions, their per-company switches and
- * hit counts. Each change runs in one transaction with its audit record. Detection stages read
- * `enabledRulesFor` and cache what they compile by `rulesVersion`.
+ * hit counts. Each change runs in one transaction with its audit record. Detection stages read the
+ * enabled rules through rule-engines.repository.ts and recompile when `ruleSetVersion` moves.
  */
 export class RulesService {
   /** The last Suricata export of each company, by the versions it was made from. */
@@ -185,6 +171,29 @@ export class RulesService {
       to: newer,
       diff: unifiedDiff(a, b, [`${row.rule_key} revision ${older}`, `${row.rule_key} revision ${newer}`]),
     };
+  }
+
+  /**
+   * Deletes a rule with its revisions, switches and hit counts; the alerts it raised stay. Rules for
+   * all companies are deleted only by staff who see every company (a customer turns them off).
+   */
+  async remove(kind: RuleKind, actor: Actor, audit: AuditContext, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const row = await findRule(tx, kind, viewerOf(actor), id, true);
+      if (!row) throw notFound();
+      if (row.scope === 'all' && !seesAllCompanies(actor.scope))
+        throw forbidden('This rule is the provider’s, for all companies: turn it off for your company instead.');
+      await deleteRule(tx, row.id);
+      if (kind === 'yara') await requestYaraRescan(tx);
+      await recordAudit(tx, audit, {
+        action: 'delete',
+        objectType: `${kind}_rule`,
+        objectId: row.id,
+        objectRepr: `${row.rule_key} ${row.title}`.slice(0, 200),
+        companyId: row.company_id,
+        before: { rule_key: row.rule_key, title: row.title, revision: row.revision, scope: row.scope },
+      });
+    });
   }
 
   /** Where an import goes, checked against the caller's scope. */
@@ -298,25 +307,9 @@ export class RulesService {
     });
   }
 
-  /** Every enabled, supported rule of a kind (of every company) and the companies' turned-off sets. */
-  async enabledRulesFor(kind: RuleKind): Promise<EnabledRuleSet> {
-    const [rules, disabled] = await Promise.all([loadEnabledRules(this.db, kind), loadDisabledSettings(this.db, kind)]);
-    return { rules, disabledFor: disabled };
-  }
-
-  /** A cheap text that changes whenever `enabledRulesFor(kind)` may answer otherwise. */
-  rulesVersion(kind: RuleKind): Promise<string> {
-    return loadRulesVersion(this.db, kind);
-  }
-
-  /** Counts rule hits per company, rule and day, in the caller's transaction (one statement). */
-  recordRuleHits(tx: Queryable, hits: readonly RuleHit[]): Promise<void> {
-    return upsertRuleHits(tx, hits);
-  }
-
   /** The Suricata rules and threshold.config that run for a company, with their version (SHA-256). */
   async suricataExport(companyId: number): Promise<SuricataExport> {
-    const version = `${await loadRulesVersion(this.db, 'suricata')}|${await thresholdsVersion(this.db, companyId)}`;
+    const version = `${await ruleSetVersion(this.db, 'suricata')}|${await thresholdsVersion(this.db, companyId)}`;
     const cached = this.exports.get(companyId);
     if (cached?.version === version) return cached.answer;
     const [sources, entries] = await Promise.all([

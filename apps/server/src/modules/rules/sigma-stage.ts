@@ -160,7 +160,7 @@ export class SigmaStage implements DetectionStage {
         if (rule) detections.push(sigmaDetection(stored, rule, match.rule));
       }
     }
-    await recordRuleHits(ctx.tx, hitsOfBatch(ctx.companyId, detections));
+    await recordRuleHits(ctx.tx, hitsOfBatch(detections));
     return detections;
   }
 

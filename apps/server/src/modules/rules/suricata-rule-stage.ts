@@ -141,7 +141,7 @@ export class SuricataRuleStage implements DetectionStage {
       detections.push(rule ? withRule(detection, rule, alert.rev) : detection);
     }
     if (gate && latest > 0) gate.prune(latest);
-    await recordRuleHits(ctx.tx, hitsOfBatch(ctx.companyId, detections));
+    await recordRuleHits(ctx.tx, hitsOfBatch(detections));
     return detections;
   }
 

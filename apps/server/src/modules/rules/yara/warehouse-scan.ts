@@ -4,6 +4,8 @@ import { flushSightings } from '../../ingest/ingest.service';
 import { enqueueJobOnce } from '../../jobs/jobs.queue';
 import { dedupKeyOf, type Detection, type DetectionSource, type Observable } from '../../pipeline/detections';
 import type { DetectionPipeline } from '../../pipeline/pipeline';
+import { recordRuleHits } from '../rule-engines.repository';
+import { hitsOfBatch } from '../rule-hits';
 import {
   attachmentNames,
   insertMatches,
@@ -316,6 +318,7 @@ export class WarehouseScan {
         detections.push(detectionOf(k.rule, k.match, k.file, k.sighting, places));
       }
       await recordScans(tx, loaded.digest, scans);
+      await recordRuleHits(tx, hitsOfBatch(detections));
       return detections.length > 0 ? this.pipeline.raise(tx, detections) : null;
     });
     if (outcome && outcome.live.length > 0) await this.pipeline.publish(outcome.live);
@@ -337,6 +340,9 @@ export function detectionOf(
     ruleId: String(rule.id),
     revision: rule.revision,
     name: match.ruleName,
+    storedRuleId: rule.id,
+    ...(rule.author === '' ? {} : { author: rule.author }),
+    ...(rule.licence === '' ? {} : { licence: rule.licence }),
   };
   const observables: Observable[] = [
     { kind: 'hash', value: file.sha256, role: 'file.hash.sha256' },
@@ -355,7 +361,9 @@ export function detectionOf(
       `YARA rule ${match.ruleName} (${match.namespace}) matched the file ${sighting.filename ?? file.sha256} ` +
       `(${file.size} bytes, SHA-256 ${file.sha256}).` +
       (strings ? `\nMatched strings: ${strings}.` : '') +
-      (match.tags.length > 0 ? `\nTags: ${match.tags.join(', ')}.` : ''),
+      (match.tags.length > 0 ? `\nTags: ${match.tags.join(', ')}.` : '') +
+      (rule.author ? `\nAuthor: ${rule.author}` : '') +
+      (rule.licence ? `\nLicence: ${rule.licence}` : ''),
     severity: rule.level,
     mitre: [...rule.techniques].sort((a, b) => (a.startsWith('TA') ? 0 : 1) - (b.startsWith('TA') ? 0 : 1)),
     observables,

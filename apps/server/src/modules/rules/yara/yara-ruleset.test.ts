@@ -14,6 +14,8 @@ function rule(name: string, source: string, extra: Partial<StoredYaraRule> = {})
     title: name,
     level: 'high',
     techniques: [],
+    author: '',
+    licence: '',
     fileName: 'a.yar',
     source,
     ...extra,

@@ -13,6 +13,9 @@ export interface StoredYaraRule {
   title: string;
   level: 'info' | 'low' | 'medium' | 'high' | 'critical';
   techniques: string[];
+  /** Shown with every match (attribution licences ask for it); empty when the rule names none. */
+  author: string;
+  licence: string;
   fileName: string;
   source: string;
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../../db/database';
 import { sql } from '../../../db/sql';
 import { tenantCondition, type TenantScope } from '../../../http/tenancy';
+import { loadEnabledRules, loadTurnedOff } from '../rule-engines.repository';
 import type { RuleTurnedOff, StoredYaraRule } from './yara-ruleset';
 import type { YaraStringMatch } from './yara-scanner';
 import type { YaraMetaValue } from './yara-source';
@@ -8,45 +9,14 @@ import type { YaraMetaValue } from './yara-source';
 /** Job kind of the warehouse scan: it takes no payload. */
 export const YARA_SCAN_JOB = 'rules.yara_scan';
 
-interface RuleRow {
-  id: string | number;
-  company_id: string | number;
-  scope: 'company' | 'all';
-  revision: number;
-  rule_key: string;
-  title: string;
-  level: StoredYaraRule['level'];
-  techniques: string[];
-  file_name: string;
-  source: string;
-}
-
 /** Every enabled YARA rule of every scope, and the rules for all companies turned off for one. */
 export async function loadEnabledYaraRules(
   db: Queryable,
 ): Promise<{ rules: StoredYaraRule[]; turnedOff: RuleTurnedOff[] }> {
-  const [rules, off] = await Promise.all([
-    db.query<RuleRow>(sql`
-      SELECT id, company_id, scope, revision, rule_key, title, level, techniques, file_name, source
-      FROM rules WHERE kind = 'yara' AND enabled AND unsupported IS NULL ORDER BY id`),
-    db.query<{ company_id: string | number; rule_id: string | number }>(sql`
-      SELECT s.company_id, s.rule_id FROM rule_company_settings s JOIN rules r ON r.id = s.rule_id
-      WHERE r.kind = 'yara' AND r.scope = 'all' AND r.enabled AND NOT s.enabled`),
-  ]);
+  const [rules, off] = await Promise.all([loadEnabledRules(db, 'yara'), loadTurnedOff(db, 'yara')]);
   return {
-    rules: rules.rows.map((r) => ({
-      id: Number(r.id),
-      companyId: Number(r.company_id),
-      scope: r.scope,
-      revision: r.revision,
-      ruleKey: r.rule_key,
-      title: r.title,
-      level: r.level,
-      techniques: r.techniques,
-      fileName: r.file_name,
-      source: r.source,
-    })),
-    turnedOff: off.rows.map((r) => ({ companyId: Number(r.company_id), ruleId: Number(r.rule_id) })),
+    rules,
+    turnedOff: [...off].flatMap(([companyId, ids]) => [...ids].map((ruleId) => ({ companyId, ruleId }))),
   };
 }
 
