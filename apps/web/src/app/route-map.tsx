@@ -82,7 +82,10 @@ const DashboardPage = lazyPage(
 );
 const GraphPage = lazyPage(() => import('../features/graph/components/graph-page'), ['graph', 'triage', 'list']);
 const AlertsPage = lazyPage(() => import('../features/alerts/components/alerts-page'), ['alerts', 'triage', 'list']);
-const AlertPage = lazyPage(() => import('../features/alerts/components/alert-page'), ['alerts', 'triage', 'list']);
+const AlertPage = lazyPage(
+  () => import('../features/alerts/components/alert-page'),
+  ['alerts', 'triage', 'list', 'indicators'],
+);
 const NetworkPage = lazyPage(
   () => import('../features/investigation/components/network-page'),
   ['investigation', 'endpointActions', 'triage', 'list'],

@@ -6,6 +6,7 @@ import type {
   AlertLinkedEvents as AlertLinkedEventsWire,
   AlertUpdate,
   Incident as IncidentWire,
+  RuleKind,
 } from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import { call, type CallInput, type Camelize } from '../../../lib/http';
@@ -57,9 +58,19 @@ export const alertKeys = {
   count: (filters: AlertApiFilters) => ['alerts', 'count', filters] as const,
   users: ['alerts', 'assignable-users'] as const,
   incidents: (search: string) => ['alerts', 'incident-picker', search] as const,
+  rule: (kind: RuleKind, id: number) => ['alerts', 'detection-rule', kind, id] as const,
+  indicator: (id: number) => ['alerts', 'detection-indicator', id] as const,
 };
 
 export const fetchAlert = (id: number, signal?: AbortSignal) => call(endpoints.alerts.get, { params: { id }, signal });
+
+/** The stored rule an alert's detection names (404 once it is deleted or out of sight). */
+export const fetchDetectionRule = (kind: RuleKind, id: number, signal?: AbortSignal) =>
+  call(endpoints.rules[kind].get, { params: { id }, signal, notifyErrors: false });
+
+/** The policy indicator an alert's detection names. */
+export const fetchDetectionIndicator = (id: number, signal?: AbortSignal) =>
+  call(endpoints.indicators.get, { params: { id }, signal, notifyErrors: false });
 
 export const fetchLinkedEvents = (id: number, signal?: AbortSignal) =>
   call(endpoints.alerts.events, { params: { id }, signal });

@@ -29,6 +29,7 @@ import { cleanTags, needsResolution, toAlertUpdate, type TriageChange } from '..
 import { neighbours, readQueueOrder } from '../lib/queue-order';
 import { shortcutFor } from '../lib/shortcuts';
 import { Card, CommentsCard, DetectionCard, HistoryCard, LinkedEventsCard, ObservablesCard } from './alert-sections';
+import { DetectionSourceCard } from './detection-source';
 import { IncidentModal, type IncidentChoice } from './incident-modal';
 import { ResolutionModal } from './resolution-modal';
 import { SourceIcon } from './source-icon';
@@ -268,6 +269,7 @@ function AlertView({ alert }: { alert: AlertDetail }) {
           <ObservablesCard alert={alert} />
           <LinkedEventsCard alert={alert} />
           <DetectionCard alert={alert} />
+          <DetectionSourceCard alert={alert} />
           <CommentsCard alert={alert} mayComment={mayChange} onAdd={addComment} />
         </Stack>
 

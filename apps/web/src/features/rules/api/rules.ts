@@ -11,6 +11,7 @@ import type {
 import { endpoints } from '@vigil/contract/client';
 import { call, type Camelize } from '../../../lib/http';
 import { defineList, type FiltersOf } from '../../../lib/list';
+import { rulePath, rulePaths } from '../../../lib/rule-store';
 
 export type { RuleKind };
 export type Rule = Camelize<RuleWire>;
@@ -18,13 +19,8 @@ export type RuleDetail = Camelize<RuleDetailWire>;
 export type RuleTestAnswer = Camelize<RuleTestAnswerWire>;
 export type SuricataThreshold = Camelize<SuricataThresholdWire>;
 
-/** Where each kind's pages are, and the permission subject of each. */
-export const rulePaths: Record<RuleKind, string> = {
-  suricata: '/settings/suricata-signatures',
-  sigma: '/settings/sigma-rules',
-  yara: '/settings/yara-signatures',
-};
-export const rulePath = (kind: RuleKind, id: number) => `${rulePaths[kind]}/${id}`;
+export { rulePath, rulePaths };
+/** The permission subject of each kind. */
 export const ruleSubject = (kind: RuleKind) => `rules/${kind}` as const;
 
 export const ruleKeys = {
