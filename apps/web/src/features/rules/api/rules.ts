@@ -28,7 +28,8 @@ export const ruleKeys = {
   detail: (kind: RuleKind, id: number) => [ruleSubject(kind), 'detail', id] as const,
   diff: (kind: RuleKind, id: number, from: number, to: number) => [ruleSubject(kind), 'diff', id, from, to] as const,
   alerts: (kind: RuleKind, id: number) => [ruleSubject(kind), 'alerts', id] as const,
-  thresholds: ['rules/suricata', 'thresholds'] as const,
+  /** The threshold.config list shares the signatures' basename: both are read again after a change. */
+  thresholds: ['rules/suricata'] as const,
   scan: ['warehouse', 'yara-scan'] as const,
 };
 

@@ -7,7 +7,6 @@ import type { Rule as RuleWire } from '@vigil/contract';
 import { useCallback, useMemo, useState } from 'react';
 import type { Column } from '../../../components/list';
 import {
-  companyColumn,
   dateColumn,
   ListPage,
   noValue,
@@ -46,7 +45,7 @@ export default function RulesPage() {
   return <RuleList key={kind} kind={kind} />;
 }
 
-/** Pills of a list cell (tags, techniques), the whole list in the title. */
+/** Pills of a list cell (ATT&CK ids), the whole list in the title. */
 function pills(values: readonly string[], mono = false) {
   if (values.length === 0) return noValue;
   return (
@@ -132,7 +131,11 @@ function RuleList({ kind }: { kind: RuleKind }) {
   const columns = useMemo(() => {
     const allCompanies = t('rules.scopeAll');
     const never = t('rules.never');
-    const company = companyColumn<Rule>(t('rules.fields.company'), me.companies, '110px');
+    const names = new Map(me.companies.map((company) => [company.id, company.name]));
+    const companyOf =
+      me.companies.length > 1
+        ? (row: Rule) => (row.scope === 'all' ? allCompanies : (names.get(row.companyId) ?? `#${row.companyId}`))
+        : null;
     return presentColumns<Rule>([
       {
         id: 'enabled',
@@ -157,20 +160,23 @@ function RuleList({ kind }: { kind: RuleKind }) {
         header: t('rules.fields.key'),
         width: '120px',
         sortField: 'rule_key',
-        render: (row) =>
-          stackCell(
+        // Who sees several companies reads whose rule it is under the key; the others, its file.
+        render: (row) => {
+          const under = companyOf ? companyOf(row) : row.fileName;
+          return stackCell(
             <span className="vigil-cell-mono vigil-rule-cut" title={row.ruleKey}>
               {row.ruleKey}
             </span>,
-            <span className="vigil-rule-cut" title={row.fileName}>
-              {row.fileName}
+            <span className="vigil-rule-cut" title={companyOf ? `${under} · ${row.fileName}` : under}>
+              {under}
             </span>,
-          ),
+          );
+        },
       },
       {
         id: 'title',
         header: t('rules.fields.title'),
-        width: 'minmax(160px, 3fr)',
+        width: 'minmax(180px, 4fr)',
         sortField: 'title',
         render: (row) =>
           stackCell(
@@ -193,7 +199,7 @@ function RuleList({ kind }: { kind: RuleKind }) {
       {
         id: 'level',
         header: t('rules.fields.level'),
-        width: '104px',
+        width: '116px',
         sortField: 'level',
         render: (row) => severityPill(row.level, labels.severity[row.level]),
       },
@@ -203,11 +209,24 @@ function RuleList({ kind }: { kind: RuleKind }) {
         width: 'minmax(72px, 1fr)',
         render: (row) => pills(row.techniques, true),
       },
-      { id: 'tags', header: t('rules.fields.tags'), width: 'minmax(72px, 1fr)', render: (row) => pills(row.tags) },
+      {
+        id: 'tags',
+        header: t('rules.fields.tags'),
+        width: 'minmax(80px, 1.2fr)',
+        // Tags are long (attack.defense-impairment): plain text that ends in an ellipsis reads better than cut pills.
+        render: (row) =>
+          row.tags.length === 0 ? (
+            noValue
+          ) : (
+            <span className="vigil-rule-cut" title={row.tags.join(', ')}>
+              {row.tags.join(', ')}
+            </span>
+          ),
+      },
       {
         id: 'author',
         header: t('rules.fields.author'),
-        width: 'minmax(90px, 1fr)',
+        width: 'minmax(90px, 1.2fr)',
         render: (row) =>
           row.author || row.licence
             ? stackCell(
@@ -222,14 +241,10 @@ function RuleList({ kind }: { kind: RuleKind }) {
               )
             : noValue,
       },
-      company && {
-        ...company,
-        render: (row: Rule) => (row.scope === 'all' ? allCompanies : company.render(row, 0)),
-      },
       {
         id: 'hits',
-        header: t('rules.fields.hits'),
-        width: '92px',
+        header: <span title={t('rules.fields.hitsHint')}>{t('rules.fields.hits')}</span>,
+        width: '96px',
         render: (row) =>
           stackCell(
             <span className="vigil-cell-mono" data-testid="rule-hits">
