@@ -62,7 +62,10 @@ function ImportForm({ kind, onClose }: { kind: RuleKind; onClose: () => void }) 
     onSuccess: async (answer) => {
       await queryClient.invalidateQueries({ queryKey: ruleKeys.all(kind) });
       if (kind === 'yara') await queryClient.invalidateQueries({ queryKey: ruleKeys.scan });
-      if (answer.rejected.length === 0) notify({ type: 'success', message: t('rules.import.done', answer) });
+      // The dialog shows the whole answer; a notice says it too when something was stored and nothing refused.
+      if (answer.rejected.length === 0 && answer.created + answer.updated > 0) {
+        notify({ type: 'success', message: t('rules.import.done', answer) });
+      }
     },
   });
   const choose = async (files: File[]) => {

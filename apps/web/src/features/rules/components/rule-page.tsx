@@ -177,8 +177,10 @@ function RuleView({ kind, rule }: { kind: RuleKind; rule: RuleDetail }) {
               )}
               {Object.entries(rule.details).map(([name, value]) => (
                 <div key={name} className="vigil-rule-facts__pair" data-testid="rule-detail">
-                  <dt className="vigil-cell-mono">{name}</dt>
-                  <dd className="vigil-rule-break">{detailText(value)}</dd>
+                  <dt>{name}</dt>
+                  <dd className="vigil-rule-break">
+                    <DetailValue value={value} />
+                  </dd>
                 </div>
               ))}
               {rule.references.length > 0 && (
@@ -248,12 +250,27 @@ function Attribution({ rule }: { rule: RuleDetail }) {
   );
 }
 
-/** A parsed field's value as text: lists joined, objects as JSON. */
-function detailText(value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) {
-    return value.join(', ');
+/** A parsed field's value: plain values as text, lists joined, a record (YARA meta, Sigma logsource) one pair a line. */
+function DetailValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) {
+    return <>—</>;
   }
-  return JSON.stringify(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return <>{String(value)}</>;
+  if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) {
+    return <>{value.join(', ')}</>;
+  }
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const pairs = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== null && item !== '');
+    return (
+      <span className="vigil-rule-facts__record">
+        {pairs.map(([key, item]) => (
+          <span key={key}>
+            <span className="vigil-rule-facts__key">{key}:</span>{' '}
+            {typeof item === 'object' ? JSON.stringify(item) : String(item)}
+          </span>
+        ))}
+      </span>
+    );
+  }
+  return <>{JSON.stringify(value)}</>;
 }

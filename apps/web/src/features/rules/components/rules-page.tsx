@@ -45,16 +45,13 @@ export default function RulesPage() {
   return <RuleList key={kind} kind={kind} />;
 }
 
-/** Pills of a list cell (ATT&CK ids), the whole list in the title. */
-function pills(values: readonly string[], mono = false) {
+/** A list of short values in one cell, ending in an ellipsis when it does not fit, the whole list in its title. */
+function listCell(values: readonly string[], mono = false) {
   if (values.length === 0) return noValue;
+  const text = values.join(', ');
   return (
-    <span className="vigil-pills" title={values.join(', ')}>
-      {values.slice(0, 3).map((value) => (
-        <span key={value} className={`vigil-pill vigil-pill--outline${mono ? ' vigil-cell-mono' : ''}`}>
-          {value}
-        </span>
-      ))}
+    <span className={`vigil-rule-cut${mono ? ' vigil-cell-mono' : ''}`} title={text}>
+      {text}
     </span>
   );
 }
@@ -176,7 +173,7 @@ function RuleList({ kind }: { kind: RuleKind }) {
       {
         id: 'title',
         header: t('rules.fields.title'),
-        width: 'minmax(180px, 4fr)',
+        width: 'minmax(172px, 4fr)',
         sortField: 'title',
         render: (row) =>
           stackCell(
@@ -199,7 +196,7 @@ function RuleList({ kind }: { kind: RuleKind }) {
       {
         id: 'level',
         header: t('rules.fields.level'),
-        width: '116px',
+        width: '124px',
         sortField: 'level',
         render: (row) => severityPill(row.level, labels.severity[row.level]),
       },
@@ -207,21 +204,14 @@ function RuleList({ kind }: { kind: RuleKind }) {
         id: 'techniques',
         header: t('rules.fields.techniques'),
         width: 'minmax(72px, 1fr)',
-        render: (row) => pills(row.techniques, true),
+        render: (row) => listCell(row.techniques, true),
       },
       {
         id: 'tags',
         header: t('rules.fields.tags'),
         width: 'minmax(80px, 1.2fr)',
-        // Tags are long (attack.defense-impairment): plain text that ends in an ellipsis reads better than cut pills.
-        render: (row) =>
-          row.tags.length === 0 ? (
-            noValue
-          ) : (
-            <span className="vigil-rule-cut" title={row.tags.join(', ')}>
-              {row.tags.join(', ')}
-            </span>
-          ),
+        // Tags are long (attack.defense-impairment): text that ends in an ellipsis reads better than cut pills.
+        render: (row) => listCell(row.tags),
       },
       {
         id: 'author',
