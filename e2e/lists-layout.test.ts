@@ -33,6 +33,10 @@ const lists: ListUnderTest[] = [
   { name: 'system-logs', path: '/settings/system-logs', table: 'system-log-table' },
   { name: 'indicators', path: '/settings/policy-indicators', table: 'indicators-table' },
   { name: 'matchers', path: '/settings/committed-actions', table: 'matchers-table' },
+  { name: 'suricata-signatures', path: '/settings/suricata-signatures', table: 'rules-table' },
+  { name: 'suricata-thresholds', path: '/settings/suricata-signatures/thresholds', table: 'thresholds-table' },
+  { name: 'sigma-rules', path: '/settings/sigma-rules', table: 'rules-table' },
+  { name: 'yara-signatures', path: '/settings/yara-signatures', table: 'rules-table' },
   { name: 'sessions', path: '/profile/sessions', table: 'sessions-table' },
 ];
 
@@ -168,6 +172,70 @@ describe('list layout at 1280 and 1920 px, in English and Russian', () => {
         { type: 'add_tag', tag: 'c2' },
         { type: 'set_severity', severity: 'critical' },
         { type: 'notify_email', to: 'soc@example.org' },
+      ],
+    });
+    // The demo imports no detection rules: one of each kind, with long names, tags and authors to lay out.
+    await admin.request('POST', '/api/rules/suricata/import/', {
+      files: [
+        {
+          name: 'local-policy-with-a-long-file-name.rules',
+          content:
+            'alert http $HOME_NET any -> $EXTERNAL_NET any (msg:"ET POLICY Outbound request to an update host ' +
+            'with a long name"; flow:established,to_server; http.host; content:"update-check"; ' +
+            'classtype:policy-violation; metadata:signature_severity Major; sid:9000001; rev:1;)\n',
+        },
+      ],
+    });
+    await admin.request('POST', '/api/rules/suricata/thresholds/', {
+      entry: 'suppress gen_id 1, sig_id 9000001, track by_src, ip 10.20.30.40',
+      comment: 'The update server of the build farm checks in every minute',
+    });
+    await admin.request('POST', '/api/rules/sigma/import/', {
+      licence: 'DRL-1.1',
+      files: [
+        {
+          name: 'proc_creation_win_long_rule_name_for_layout.yml',
+          content: [
+            'title: Suspicious Encoded PowerShell Command Line Started From An Office Application',
+            'id: 0b5e4f52-8d7b-4c55-9a57-0d1f3b6a7c21',
+            'status: test',
+            'description: An Office application starts PowerShell with an encoded command.',
+            'author: Jane Analyst (Vigil Detection Engineering)',
+            'tags:',
+            '    - attack.execution',
+            '    - attack.t1059.001',
+            '    - attack.defense-evasion',
+            'logsource:',
+            '    category: process_creation',
+            '    product: windows',
+            'detection:',
+            '    selection:',
+            "        ParentImage|endswith: '\\winword.exe'",
+            "        CommandLine|contains: ' -enc '",
+            '    condition: selection',
+            'level: high',
+            '',
+          ].join('\n'),
+        },
+      ],
+    });
+    await admin.request('POST', '/api/rules/yara/import/', {
+      files: [
+        {
+          name: 'layout_test_rules_with_a_long_file_name.yar',
+          content: [
+            'rule Layout_Test_Long_Rule_Name_For_The_Key_Column : loader {',
+            '  meta:',
+            '    author = "Jane Analyst (Vigil Detection Engineering)"',
+            '    description = "A loader stub with a telltale string"',
+            '  strings:',
+            '    $a = "telltale-loader-stub" ascii wide',
+            '  condition:',
+            '    $a',
+            '}',
+            '',
+          ].join('\n'),
+        },
       ],
     });
   });
