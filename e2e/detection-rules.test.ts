@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, type RunningServer, startServer } from './harness';
-import { ApiClient, apiInPage, screenshot, signInInPage } from './helpers';
+import { ApiClient, openConsole, screenshot, type ConsolePage } from './helpers';
 
 /*
  * Settings → Suricata signatures, Sigma rules and YARA signatures against the real server, in English and
@@ -99,10 +99,8 @@ interface ListAnswer {
 describe('detection rules', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
+  let opened: ConsolePage | undefined;
   let page: Page;
-  let pageErrors: string[];
-  let missingTranslations: string[];
   let admin: ApiClient;
 
   beforeAll(async () => {
@@ -117,28 +115,21 @@ describe('detection rules', () => {
     await server?.stop();
   });
 
-  beforeEach(() => {
-    pageErrors = [];
-    missingTranslations = [];
-  });
-
   afterEach(async () => {
-    await context?.close();
-    expect(pageErrors).toEqual([]);
-    expect(missingTranslations).toEqual([]);
+    await opened?.context.close();
+    expect(opened?.pageErrors).toEqual([]);
+    expect(opened?.missingTranslations).toEqual([]);
   });
 
   async function open(language: 'en' | 'ru', width = 1280) {
-    context = await browser.newContext({ viewport: { width, height: width === 1280 ? 800 : 1080 } });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.text().includes('Missing translation')) missingTranslations.push(message.text());
-    });
-    await page.goto(`${server.url}/login`);
-    await signInInPage(page, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await apiInPage(page, 'PUT', '/api/users/me/', { locale: language });
-    await page.evaluate((value) => localStorage.setItem('user-language', JSON.stringify(value)), language);
+    opened = await openConsole(
+      browser,
+      server.url,
+      { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      language,
+      width,
+    );
+    page = opened.page;
   }
 
   const settled = () => page.locator('[data-testid="rules-table"][data-loading="false"]');

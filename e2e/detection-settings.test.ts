@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, type RunningServer, startServer } from './harness';
-import { ApiClient, apiInPage, screenshot, signInInPage } from './helpers';
+import { ApiClient, openConsole, screenshot, type ConsolePage } from './helpers';
 
 const INDICATORS = '/settings/policy-indicators';
 const MATCHERS = '/settings/committed-actions';
@@ -55,10 +55,8 @@ function eveAlert(sid: number, signature: string, src: string) {
 describe('policy indicators and committed actions', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
+  let opened: ConsolePage | undefined;
   let page: Page;
-  let pageErrors: string[];
-  let missingTranslations: string[];
   let admin: ApiClient;
 
   beforeAll(async () => {
@@ -104,28 +102,21 @@ describe('policy indicators and committed actions', () => {
     await server?.stop();
   });
 
-  beforeEach(() => {
-    pageErrors = [];
-    missingTranslations = [];
-  });
-
   afterEach(async () => {
-    await context?.close();
-    expect(pageErrors).toEqual([]);
-    expect(missingTranslations).toEqual([]);
+    await opened?.context.close();
+    expect(opened?.pageErrors).toEqual([]);
+    expect(opened?.missingTranslations).toEqual([]);
   });
 
   async function open(language: 'en' | 'ru', width = 1280) {
-    context = await browser.newContext({ viewport: { width, height: width === 1280 ? 800 : 1080 } });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.text().includes('Missing translation')) missingTranslations.push(message.text());
-    });
-    await page.goto(`${server.url}/login`);
-    await signInInPage(page, ADMIN_USERNAME, ADMIN_PASSWORD);
-    await apiInPage(page, 'PUT', '/api/users/me/', { locale: language });
-    await page.evaluate((value) => localStorage.setItem('user-language', JSON.stringify(value)), language);
+    opened = await openConsole(
+      browser,
+      server.url,
+      { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      language,
+      width,
+    );
+    page = opened.page;
   }
 
   const rows = (table: string, row: string) => page.getByTestId(table).getByTestId(row);

@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export const screenshotDir = path.join(import.meta.dirname, 'screenshots');
 
@@ -135,4 +135,37 @@ export async function paste(page: Page, selector: string, text: string): Promise
     },
     { selector, text },
   );
+}
+
+/** A page of the console and what went wrong in it: script errors and texts shown without a translation. */
+export interface ConsolePage {
+  context: BrowserContext;
+  page: Page;
+  pageErrors: string[];
+  missingTranslations: string[];
+}
+
+/**
+ * A new browser context at 1280×800 (or 1920×1080) whose page is signed in as `username`, in `language`
+ * both for the account and for the sign-in screens; the page's errors and missing translations are collected.
+ */
+export async function openConsole(
+  browser: Browser,
+  baseUrl: string,
+  account: { username: string; password: string },
+  language: 'en' | 'ru',
+  width = 1280,
+): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport: { width, height: width === 1280 ? 800 : 1080 } });
+  const page = await context.newPage();
+  const opened: ConsolePage = { context, page, pageErrors: [], missingTranslations: [] };
+  page.on('pageerror', (error) => opened.pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.text().includes('Missing translation')) opened.missingTranslations.push(message.text());
+  });
+  await page.goto(`${baseUrl}/login`);
+  await signInInPage(page, account.username, account.password);
+  await apiInPage(page, 'PUT', '/api/users/me/', { locale: language });
+  await page.evaluate((value) => localStorage.setItem('user-language', JSON.stringify(value)), language);
+  return opened;
 }

@@ -1,3 +1,4 @@
+import '../../../components/ui/rule-source.css';
 import { Group, Loader, Select, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -107,7 +108,7 @@ const markers: Record<DiffRow['kind'], string> = { added: '+', removed: '-', con
 /** A unified diff: old and new line numbers, then the line, added lines green and removed ones red. */
 export function DiffView({ rows }: { rows: readonly DiffRow[] }) {
   return (
-    <div className="vigil-diff" data-testid="rule-diff" tabIndex={0}>
+    <div className="vigil-rule-source vigil-diff" style={{ maxHeight: 480 }} data-testid="rule-diff" tabIndex={0}>
       <pre>
         {rows.map((row, index) => (
           <span key={index} className="vigil-diff__row" data-kind={row.kind}>
