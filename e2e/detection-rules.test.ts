@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, type RunningServer, startServer } from './harness';
-import { ApiClient, openConsole, screenshot, type ConsolePage } from './helpers';
+import { ApiClient, apiInPage, openConsole, screenshot, type ConsolePage } from './helpers';
 
 /*
  * Settings → Suricata signatures, Sigma rules and YARA signatures against the real server, in English and
@@ -366,6 +366,25 @@ describe('detection rules', () => {
       await page.getByTestId('rule-source').waitFor();
       expect(await page.getByTestId('rule-source').locator('[data-kind="keyword"]').count()).toBeGreaterThan(2);
       await screenshot(page, `rules-yara-page-1280-${language}`);
+      // A rule changed in the form, tried on a file read in the browser.
+      await page
+        .getByTestId('rule-test-source')
+        .fill('rule Loader_Stub { strings: $a = "telltale-loader-stub" condition: $a }');
+      await page.getByTestId('rule-test-file').setInputFiles({
+        name: 'sample.bin',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from('MZ....telltale-loader-stub....'),
+      });
+      await page.getByTestId('rule-test-run').click();
+      await page.getByTestId('rule-test-answer').waitFor();
+      expect(await page.getByTestId('rule-test-verdict').textContent()).toBe(w.matched);
+      expect(await page.getByTestId('rule-test-match').textContent()).toContain('Loader_Stub');
+      // The syntax colours of the light theme.
+      await apiInPage(page, 'PUT', '/api/users/me/', { theme: 'light' });
+      await page.reload();
+      await page.getByTestId('rule-source').waitFor();
+      await screenshot(page, `rules-yara-page-light-1280-${language}`);
+      await apiInPage(page, 'PUT', '/api/users/me/', { theme: 'dark' });
     });
   }
 
