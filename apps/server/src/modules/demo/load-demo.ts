@@ -99,9 +99,10 @@ function generatedPassword(): string {
 
 /**
  * Loads the demo through the running application's own API: companies, units, roles, accounts,
- * ingest keys and indicators as the provider's first administrator; then every customer's
- * traffic through the ingest endpoints in sensor-sized batches; then triage and incidents as the
- * analysts. Refuses (DemoRefused) when any demo company or account exists already.
+ * ingest keys, indicators and detection rules as the provider's first administrator; then every
+ * customer's traffic through the ingest endpoints in sensor-sized batches, and the YARA scan of
+ * the attachments; then triage and incidents as the analysts. Refuses (DemoRefused) when any
+ * demo company or account exists already.
  */
 export async function loadDemo(
   app: FastifyInstance,
