@@ -33,7 +33,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Two files at a time (the npm script's --maxWorkers=2): each has its own server, database
+          // and browser; most of a file's time is waiting on them.
+          fileParallelism: true,
         },
       },
     ],

@@ -9,12 +9,9 @@
  * BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 32) tune the load.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { scratchTarget } from './lib/database';
 
 const root = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -85,31 +82,7 @@ async function load(url: string, headers: Record<string, string>): Promise<Load>
 
 async function main(): Promise<void> {
   // A fresh database for the run.
-  const name = `vigil_bench_${randomBytes(5).toString('hex')}`;
-  let databaseEnv: Record<string, string>;
-  let dispose: () => Promise<void>;
-  let label: string;
-  if (serverUrl) {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    databaseEnv = { DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: '10' };
-    label = `PostgreSQL server, scratch database ${name}`;
-    dispose = async () => {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    };
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-auth-'));
-    databaseEnv = { DATA_DIR: dir, DATABASE_URL: '' };
-    label = `embedded PGlite in ${dir}`;
-    dispose = async () => fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const { env: databaseEnv, label, dispose } = await scratchTarget(serverUrl, 'vigil-bench-auth');
 
   let vigil: ChildProcess | null = null;
   let bare: ChildProcess | null = null;

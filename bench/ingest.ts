@@ -16,14 +16,10 @@
  * domains, SHA-256s; a handful match the traffic), so every batch is matched against them.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { EndpointEvent, NetworkEvent } from '@vigil/contract';
-import pg from 'pg';
 import { bulkInsert } from '../apps/server/src/db/bulk';
 import { CopyWriter, copyWritten } from '../apps/server/src/db/copy';
-import { openDatabase, type Database, type Queryable } from '../apps/server/src/db/database';
+import type { Queryable } from '../apps/server/src/db/database';
 import { parseEndpointLines, parseEveLines } from '../apps/server/src/modules/ingest/parsers';
 import {
   endpointColumnNames,
@@ -38,6 +34,7 @@ import {
 } from '../apps/server/src/modules/ingest/storage';
 import { batchBody as linesBody, endpointLine, eveLine } from './lib/ingest-lines';
 import { ingestToken, pool, signIn, startServerProcess, type ServerProcess } from './lib/server-process';
+import { scratchTarget } from './lib/database';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 const eveBatches = Number(process.env.BENCH_EVE_BATCHES ?? 200);
@@ -71,34 +68,7 @@ interface Figure {
 const eps = (f: Figure) => f.events / f.seconds;
 
 async function main(): Promise<void> {
-  const name = `vigil_bench_${randomBytes(5).toString('hex')}`;
-  let env: Record<string, string>;
-  let dispose: () => Promise<void>;
-  let openDirect: () => Promise<Database>;
-  let label: string;
-  if (serverUrl) {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    env = { DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: String(poolSize) };
-    label = `PostgreSQL server, scratch database ${name}`;
-    openDirect = () => openDatabase({ url: url.toString(), poolSize });
-    dispose = async () => {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    };
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-ingest-'));
-    env = { DATA_DIR: dir, DATABASE_URL: '' };
-    label = `embedded PGlite in ${dir}`;
-    openDirect = () => openDatabase({ dataDir: dir });
-    dispose = async () => fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const { env, label, openDirect, dispose } = await scratchTarget(serverUrl, 'vigil-bench-ingest', poolSize);
 
   let server: ServerProcess | null = null;
   try {

@@ -14,18 +14,16 @@
  * (default 100), BENCH_BATCH (1000 lines), BENCH_CLIENTS (8). One line in 100 is a real Windows
  * event of the Sigma regression samples (when present), so rules fire as they would in a fleet.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { bulkInsert } from '../apps/server/src/db/bulk';
-import { openDatabase, type Database } from '../apps/server/src/db/database';
 import { sql } from '../apps/server/src/db/sql';
 import { parseEndpointLines } from '../apps/server/src/modules/ingest/parsers';
 import { SIGMAHQ_LICENSE, SigmaEngine, checkSigmaFiles } from '../apps/server/src/modules/rules/sigma';
 import { endpointLine } from './lib/ingest-lines';
 import { ingestToken, pool, signIn, startServerProcess, type ServerProcess } from './lib/server-process';
+import { scratchTarget } from './lib/database';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 const batches = Number(process.env.BENCH_BATCHES ?? 100);
@@ -75,34 +73,8 @@ const sigmaLevel = (level: string | null) =>
 
 async function main(): Promise<void> {
   if (!existsSync(folder)) throw new Error(`No rule folder at ${folder}; give one as the argument.`);
-  const name = `vigil_bench_${randomBytes(5).toString('hex')}`;
-  let env: Record<string, string>;
-  let dispose: () => Promise<void>;
-  let openDirect: () => Promise<Database>;
-  let label: string;
-  if (serverUrl) {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    env = { DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: String(poolSize) };
-    label = `PostgreSQL server, scratch database ${name}`;
-    openDirect = () => openDatabase({ url: url.toString(), poolSize: 2 });
-    dispose = async () => {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    };
-  } else {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-sigma-'));
-    env = { DATA_DIR: dir, DATABASE_URL: '' };
-    label = `embedded PGlite in ${dir}`;
-    openDirect = () => openDatabase({ dataDir: dir });
-    dispose = async () => rmSync(dir, { recursive: true, force: true });
-  }
+  const target = await scratchTarget(serverUrl, 'vigil-bench-sigma', poolSize);
+  const { env, label, openDirect, dispose } = target;
   const serverEnv = {
     ...env,
     PORT: '0',

@@ -119,3 +119,49 @@ export function recordingDatabase(inner: Database): {
     },
   };
 }
+
+/**
+ * A scratch database for a server the benchmark runs as its own process: the environment that
+ * points the server at it, a way to open it directly between server runs (PGlite has one owner at a
+ * time: close it before the server starts again), and its removal.
+ */
+export interface ScratchTarget {
+  /** DATABASE_URL (and pool size) on a server, or DATA_DIR for PGlite. */
+  env: Record<string, string>;
+  label: string;
+  openDirect(): Promise<Database>;
+  dispose(): Promise<void>;
+}
+
+export async function scratchTarget(
+  serverUrl: string | undefined,
+  prefix: string,
+  poolSize = 10,
+): Promise<ScratchTarget> {
+  if (!serverUrl) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+    return {
+      env: { DATA_DIR: dir, DATABASE_URL: '' },
+      label: `embedded PGlite in ${dir}`,
+      openDirect: () => openDatabase({ dataDir: dir }),
+      dispose: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `vigil_bench_${randomBytes(5).toString('hex')}`;
+  const maintenance = await openDatabase({ url: serverUrl, poolSize: 1 });
+  // The name is generated above from hex digits only, so it can be spliced into DDL.
+  await maintenance.exec(`CREATE DATABASE ${name}`);
+  const url = withDatabaseName(serverUrl, name);
+  return {
+    env: { DATABASE_URL: url, DATABASE_POOL_SIZE: String(poolSize) },
+    label: `PostgreSQL server, scratch database ${name} on ${safeUrl(serverUrl)}`,
+    openDirect: () => openDatabase({ url, poolSize: 2 }),
+    async dispose() {
+      try {
+        await maintenance.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await maintenance.close();
+      }
+    },
+  };
+}

@@ -174,8 +174,10 @@ async function buildServices(app: FastifyInstance, deps: AppDeps): Promise<AppSe
         `Sigma rule ${rule.id} revision ${rule.revision} does not compile and is left out: ${reason}`,
       ),
   });
-  // The enabled Sigma rules are compiled before the first batch comes (a failure here is retried by that batch).
-  await sigma
+  // The enabled Sigma rules are compiled while the server starts listening, a few at a time, so that
+  // requests are answered meanwhile; a batch that comes first waits for them (and a failure here is
+  // retried by that batch).
+  void sigma
     .prepare(deps.db)
     .catch((error: unknown) => app.log.warn({ err: error }, 'Sigma rules not loaded at start'));
   const pipeline = buildDetectionPipeline({

@@ -1,10 +1,21 @@
-import type { Alert, Incident, IncidentDetail, ListAnswer, StoredEventItem, WarehouseHash } from '@vigil/contract';
+import type {
+  Alert,
+  Incident,
+  IncidentDetail,
+  ListAnswer,
+  Rule,
+  RuleKind,
+  StoredEventItem,
+  WarehouseHash,
+} from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from '../src/db/sql';
 import { loadDemoAtStart } from '../src/modules/demo/demo-start';
 import { generateDemo } from '../src/modules/demo/generate';
+import { SIGNATURES } from '../src/modules/demo/internet';
 import { DemoRefused, loadDemo, type DemoSummary } from '../src/modules/demo/load-demo';
 import { MALICIOUS_HTML_SUBJECT } from '../src/modules/demo/mail';
+import { demoRuleFiles } from '../src/modules/demo/rules/load-rules';
 import { type TestClient } from './helpers/http-client';
 import { startTestApp, type TestApp } from './helpers/test-app';
 
@@ -24,6 +35,20 @@ async function signedIn(username: string): Promise<TestClient> {
   const client = t.client();
   await client.signIn(username, account.password);
   return client;
+}
+
+/** Every alert the filters give, page by page. */
+async function allAlerts(filters: Record<string, unknown>): Promise<Alert[]> {
+  const out: Alert[] = [];
+  let url: string | null = '/api/alerts/check/?page_size=500';
+  while (url !== null) {
+    const answer: { status: number; body: ListAnswer<Alert> } = await admin.post<ListAnswer<Alert>>(url, filters);
+    expect(answer.status).toBe(200);
+    out.push(...answer.body.results);
+    const next = answer.body.next === null ? null : new URL(answer.body.next, 'http://local');
+    url = next === null ? null : next.pathname + next.search;
+  }
+  return out;
 }
 
 async function count(client: TestClient, path: string, filters: Record<string, unknown>): Promise<number> {
@@ -127,6 +152,51 @@ describe('demo data', () => {
     });
     const first = Date.parse(oldest.body.results[0]!.first_seen);
     expect(Date.parse(oldest.body.results[0]!.created_at) - first).toBeGreaterThan(24 * 3600_000);
+  });
+
+  it('loads a rule set of each kind before the traffic, and the traffic fires every kind', async () => {
+    const files = demoRuleFiles();
+    expect(demo.rules).toEqual({ suricata: SIGNATURES.length, sigma: files.sigma.length, yara: 3, thresholds: 1 });
+    const rules = {} as Record<RuleKind, Rule[]>;
+    for (const kind of ['suricata', 'sigma', 'yara'] as const) {
+      const list = await admin.post<ListAnswer<Rule>>(`/api/rules/${kind}/check/?page_size=100`, {});
+      expect(list.status).toBe(200);
+      rules[kind] = list.body.results;
+      expect([kind, list.body.count, list.body.results.every((r) => r.scope === 'all' && r.effective_enabled)]).toEqual(
+        [kind, demo.rules[kind], true],
+      );
+    }
+
+    // Every Suricata alert of the demo is one of a stored rule, and shows its text.
+    const network = (await allAlerts({ source: 'network' })).filter((a) => a.detection.type === 'rule');
+    expect(network.length).toBeGreaterThan(0);
+    const suricataIds = new Set(rules.suricata.map((r) => r.id));
+    for (const alert of network) {
+      expect([alert.title, suricataIds.has(alert.detection.storedRuleId as number)]).toEqual([alert.title, true]);
+      expect(alert.description).toContain(`Rule: alert `);
+    }
+    // Northwind's threshold.config suppresses the .cloud lookups signature for its own network.
+    const cloud = rules.suricata.find((r) => r.rule_key === '1:2027865')!;
+    expect(await count(admin, '/api/alerts/count/', { company_id: northwind, rule_id: cloud.id })).toBe(0);
+
+    // Each Sigma rule fires on its step of the story, and only there: the story has eleven such
+    // events (two hosts run the encoded PowerShell), the unit test of the rules checks which.
+    let sigmaDetections = 0;
+    for (const rule of rules.sigma) {
+      const alerts = await allAlerts({ rule_id: rule.id });
+      expect([rule.title, alerts.length > 0]).toEqual([rule.title, true]);
+      expect(alerts.every((a) => a.source === 'endpoint' && a.detection.engine === 'sigma')).toBe(true);
+      sigmaDetections += alerts.reduce((sum, a) => sum + a.count, 0);
+    }
+    expect(sigmaDetections).toBe(11);
+
+    // The YARA scan ran over the mail attachments before the demo said it was loaded.
+    const yara = await allAlerts({ rule_id: rules.yara.map((r) => r.id) });
+    expect(yara.map((a) => `${a.title} / ${a.company_id === northwind ? 'northwind' : 'aurora'}`).sort()).toEqual([
+      'Demo_Browser_Credential_Stealer / aurora',
+      'Demo_Executable_Named_As_Document / aurora',
+      'Demo_Office_Macro_Dll_Dropper / northwind',
+    ]);
   });
 
   it('opens incidents with comments and tasks, one of them resolved', async () => {

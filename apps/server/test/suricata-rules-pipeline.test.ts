@@ -1,5 +1,6 @@
 import type { IngestAnswer, IngestTokenCreated } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
 import { sql } from '../src/db/sql';
 import { alertRecordFor } from '../src/modules/ingest/parsers/fixtures/eve-suricata7';
 import { insertRule, setRuleEnabled, setRuleForCompany } from './helpers/rule-rows';
@@ -36,8 +37,8 @@ function stream(): string {
   return records.map((r) => JSON.stringify(r)).join('\n');
 }
 
-async function ingest(companyId: number, text: string): Promise<IngestAnswer> {
-  const response = await fetch(`${t.url}/api/ingest/network/`, {
+async function ingest(companyId: number, text: string, url = t.url): Promise<IngestAnswer> {
+  const response = await fetch(`${url}/api/ingest/network/`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${tokens.get(companyId)}` },
     body: text,
@@ -61,10 +62,10 @@ const storedEvents = async (companyId: number) =>
   );
 
 /** What the stream raises for each of its two rules, checking every event of it is stored. */
-async function send(companyId: number): Promise<{ stored: number; other: number }> {
+async function send(companyId: number, url = t.url): Promise<{ stored: number; other: number }> {
   const before = await raisedBySid(companyId);
   const eventsBefore = await storedEvents(companyId);
-  const answer = await ingest(companyId, stream());
+  const answer = await ingest(companyId, stream(), url);
   expect(answer.accepted).toBe(6);
   expect(await storedEvents(companyId)).toBe(eventsBefore + 6);
   const after = await raisedBySid(companyId);
@@ -146,6 +147,32 @@ describe('Suricata alerts and the rule store', () => {
     expect(await send(alpha)).toEqual({ stored: 0, other: 2 });
     await setThresholds(alpha, ['threshold gen_id 1, sig_id 0, type threshold, track by_rule, count 2, seconds 60']);
     expect(await send(alpha)).toEqual({ stored: 2, other: 1 });
+    await setThresholds(alpha, []);
+    expect(await send(alpha)).toEqual({ stored: 4, other: 2 });
+  });
+
+  it('two server processes count one threshold window together', async () => {
+    const other = await buildApp({ db: t.db, config: t.config, version: 'test', logger: false });
+    await other.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const address = other.server.address();
+      const otherUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      await setThresholds(alpha, [
+        'threshold gen_id 1, sig_id 2059999, type limit, track by_rule, count 3, seconds 3600',
+      ]);
+      // Three alerts of the rule in the window, whichever process receives the streams.
+      expect(await send(alpha)).toEqual({ stored: 3, other: 2 });
+      expect(await send(alpha, otherUrl)).toEqual({ stored: 0, other: 2 });
+      expect(await send(alpha)).toEqual({ stored: 0, other: 2 });
+      // The same entries for beta count apart from alpha's.
+      await setThresholds(beta, [
+        'threshold gen_id 1, sig_id 2059999, type limit, track by_rule, count 3, seconds 3600',
+      ]);
+      expect(await send(beta, otherUrl)).toEqual({ stored: 3, other: 2 });
+      await setThresholds(beta, []);
+    } finally {
+      await other.close();
+    }
     await setThresholds(alpha, []);
     expect(await send(alpha)).toEqual({ stored: 4, other: 2 });
   });

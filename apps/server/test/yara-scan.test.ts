@@ -230,6 +230,31 @@ describe('YARA on warehouse files', () => {
     expect(after.body).toMatchObject({ state: 'idle', total: 2, scanned: 2 });
   });
 
+  it('scans a file held already for a company that sees it later, raising only that company’s matches', async () => {
+    const admin = await t.admin();
+    const betaKey = (await admin.post<IngestTokenCreated>('/api/ingest/tokens/', { name: 'beta', company_id: beta }))
+      .body.key;
+    const alphaBefore = await yaraAlerts(alpha);
+    // Alpha sees the file again: nothing new for anyone, and no scan is asked for.
+    await ingestMail(alphaKey, mailWith('invoice-copy.exe', payload, 'three'));
+    expect(await pendingScanJobs()).toBe(0);
+    // Beta sees it for the first time: the bytes are held already, the scan runs for beta.
+    await ingestMail(betaKey, mailWith('statement.exe', payload, 'four'));
+    expect(await pendingScanJobs()).toBe(1);
+    await t.app.jobs.runDueJobs();
+    const forBeta = await yaraAlerts(beta);
+    // The rules for all companies, and beta's own; not the rule alpha turned off for itself only.
+    expect(forBeta).toHaveLength(4);
+    expect((await yaraAlerts(alpha)).map((a) => [a.rule_id, a.count])).toEqual(
+      alphaBefore.map((a) => [a.rule_id, a.count]),
+    );
+    expect((await betaUser.get<FileYara>(`/api/warehouse/${fileHash}/yara/`)).body.matches).toHaveLength(4);
+    const { rows } = await t.db.query<{ hits: string }>(
+      sql`SELECT coalesce(sum(hits), 0) AS hits FROM rule_hits WHERE company_id = ${beta}`,
+    );
+    expect(Number(rows[0]!.hits)).toBe(4);
+  });
+
   it('skips a file over the size limit and stops a scan that runs too long, with their reasons', async () => {
     // Quadratic in the file's size: on 20 KB it runs for tens of seconds.
     await insertYaraRule({

@@ -1,6 +1,5 @@
 import type { Queryable } from '../../db/database';
 import { sql } from '../../db/sql';
-import { RETRO_HUNT_JOB } from '../indicators/retro-hunt';
 import { CUSTOMERS, PROVIDER_ACCOUNTS } from './scenario';
 
 /** Whether the database holds no customer company and no ingested events yet (a fresh installation). */
@@ -36,9 +35,9 @@ export async function providerAdministrator(
   return row ? { companyId: Number(row.company_id), userId: Number(row.id), username: row.username } : null;
 }
 
-/** Retro-hunt jobs not finished yet (queued when indicators are created). */
-export async function pendingRetroHunts(db: Queryable): Promise<number> {
+/** Jobs of these kinds not finished yet (retro-hunts queued by indicators, YARA scans by new files). */
+export async function pendingJobs(db: Queryable, kinds: string[]): Promise<number> {
   const { rows } = await db.query<{ n: number }>(sql`
-    SELECT count(*)::int4 AS n FROM jobs WHERE kind = ${RETRO_HUNT_JOB} AND status IN ('pending', 'running')`);
+    SELECT count(*)::int4 AS n FROM jobs WHERE kind = ANY(${kinds}::text[]) AND status IN ('pending', 'running')`);
   return Number(rows[0]?.n ?? 0);
 }

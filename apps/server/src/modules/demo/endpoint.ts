@@ -322,6 +322,11 @@ export class EndpointGenerator extends EndpointRecords {
         mimi,
       ),
     });
+    // Before leaving, the intruder clears the file server's Security log.
+    this.record(fs, lateral + 6 * MINUTE, {
+      kind: 'process',
+      proc: this.spawn(ps, `${SYSTEM32}\\wevtutil.exe`, 'wevtutil.exe cl Security', user),
+    });
 
     // Day -5, 14:02: g.okafor's machine runs an encoded PowerShell download cradle from cmd.
     const okafor = this.host('NW-WS-023');

@@ -3,12 +3,15 @@ import type { Alert, Company, IngestAnswer, Permission } from '@vigil/contract';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database';
+import { RETRO_HUNT_JOB } from '../indicators/retro-hunt';
+import { YARA_SCAN_JOB } from '../rules/yara/yara-scan.service';
 import { DemoApi, withTemporaryApiKey } from './api';
 import type { DemoFile } from './files';
-import { existingDemoObjects, pendingRetroHunts, providerAdministrator } from './demo.repository';
+import { existingDemoObjects, pendingJobs, providerAdministrator } from './demo.repository';
 import { batches, generateDemo, type CustomerTraffic, type DemoDataset } from './generate';
 import { facts, incidentPlans } from './incident-plans';
 import { Random } from './random';
+import { importDemoRules, type DemoRuleCounts } from './rules/load-rules';
 import { ANALYST_PERMISSIONS, CUSTOMER_ADMIN_PERMISSIONS, PROVIDER_LEAD_PERMISSIONS } from './role-permissions';
 import {
   CUSTOMERS,
@@ -59,6 +62,8 @@ export interface DemoSummary {
   companies: { id: number; name: string }[];
   accounts: DemoAccount[];
   events: { network: number; endpoint: number; mail: number; rejected: number };
+  /** Detection rules stored for all companies, and threshold.config entries of the customers. */
+  rules: DemoRuleCounts;
   alerts: number;
   incidents: number;
   seconds: number;
@@ -94,9 +99,10 @@ function generatedPassword(): string {
 
 /**
  * Loads the demo through the running application's own API: companies, units, roles, accounts,
- * ingest keys and indicators as the provider's first administrator; then every customer's
- * traffic through the ingest endpoints in sensor-sized batches; then triage and incidents as the
- * analysts. Refuses (DemoRefused) when any demo company or account exists already.
+ * ingest keys, indicators and detection rules as the provider's first administrator; then every
+ * customer's traffic through the ingest endpoints in sensor-sized batches, and the YARA scan of
+ * the attachments; then triage and incidents as the analysts. Refuses (DemoRefused) when any
+ * demo company or account exists already.
  */
 export async function loadDemo(
   app: FastifyInstance,
@@ -125,7 +131,7 @@ export async function loadDemo(
   );
   // Indicators queue a retro-hunt over stored events; let it finish before traffic arrives, so
   // a detection is never counted twice (once live, once by the hunt).
-  await drainRetroHunts(app, db);
+  await drainJobs(app, db, [RETRO_HUNT_JOB]);
 
   const events = { network: 0, endpoint: 0, mail: 0, rejected: 0 };
   for (const traffic of dataset.customers) {
@@ -136,6 +142,9 @@ export async function loadDemo(
     events.mail += counted.mail;
     events.rejected += counted.rejected;
   }
+  // The mail's attachments queued a YARA scan of the warehouse; its alerts belong to the demo too.
+  log('Scanning the mail attachments with the YARA rules…');
+  await drainJobs(app, db, [YARA_SCAN_JOB]);
 
   const accountOf = (username: string) => setup.accounts.find((a) => a.plan.username === username)!;
   let incidents = 0;
@@ -180,16 +189,19 @@ export async function loadDemo(
       fullName: `${a.plan.first} ${a.plan.last}`,
     })),
     events,
+    rules: setup.rules,
     alerts: alerts.count,
     incidents,
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
 }
 
-async function drainRetroHunts(app: FastifyInstance, db: Database): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
+/** Runs due jobs until none of these kinds is waiting or running (at most ten minutes). */
+async function drainJobs(app: FastifyInstance, db: Database, kinds: string[]): Promise<void> {
+  const until = Date.now() + 10 * 60_000;
+  while (Date.now() < until) {
     await app.jobs.runDueJobs();
-    if ((await pendingRetroHunts(db)) === 0) return;
+    if ((await pendingJobs(db, kinds)) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -199,7 +211,7 @@ async function setUp(
   providerId: number,
   dataset: DemoDataset,
   log: (line: string) => void,
-): Promise<{ customers: CustomerSetup[]; accounts: CreatedAccount[] }> {
+): Promise<{ customers: CustomerSetup[]; accounts: CreatedAccount[]; rules: DemoRuleCounts }> {
   log('Creating companies, units, roles and accounts…');
   const accounts: CreatedAccount[] = [];
   const customers: CustomerSetup[] = [];
@@ -309,7 +321,10 @@ async function setUp(
     });
     if (answer.rejected.length > 0) throw new Error(`indicators refused: ${JSON.stringify(answer.rejected)}`);
   }
-  return { customers, accounts };
+
+  log('Importing the detection rules…');
+  const rules = await importDemoRules(api, customers);
+  return { customers, accounts, rules };
 }
 
 async function sendTraffic(

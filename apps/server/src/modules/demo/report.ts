@@ -8,6 +8,7 @@ export const DEMO_ACCOUNTS_FILE = 'demo-accounts.json';
 /** The summary and the accounts as lines for the console. */
 export function describeDemo(summary: DemoSummary): string[] {
   const e = summary.events;
+  const r = summary.rules;
   const width = Math.max(...summary.accounts.map((a) => a.username.length));
   const pwWidth = Math.max(...summary.accounts.map((a) => a.password.length));
   const oneTime = summary.accounts.some((a) => a.mustChange);
@@ -15,6 +16,9 @@ export function describeDemo(summary: DemoSummary): string[] {
     `Demo data loaded in ${summary.seconds} s (scale ${summary.scale}, seed ${summary.seed}): ${e.network} network events, ` +
       `${e.endpoint} endpoint events, ${e.mail} mail messages, ${summary.alerts} alerts, ${summary.incidents} incidents` +
       (e.rejected > 0 ? `, ${e.rejected} records refused` : '') +
+      '.',
+    `Detection rules for all companies: ${r.suricata} Suricata signatures, ${r.sigma} Sigma rules, ${r.yara} YARA rules` +
+      (r.thresholds > 0 ? `; ${r.thresholds} threshold.config ${r.thresholds === 1 ? 'entry' : 'entries'}` : '') +
       '.',
     oneTime
       ? 'Demo accounts (passwords shown only once; each is replaced at the first sign-in):'

@@ -532,6 +532,13 @@ export interface WarehouseInput {
   eventId: number;
 }
 
+/** Whether the company has no sighting yet of one of these files (folded or still queued). */
+async function unseenByCompany(tx: Queryable, companyId: number, hashes: readonly string[]): Promise<boolean> {
+  const { rows } = await tx.query<{ n: string | number }>(sql`
+    SELECT count(*) AS n FROM warehouse_hashes WHERE company_id = ${companyId} AND sha256 = ANY(${[...hashes]}::text[])`);
+  return Number(rows[0]!.n) < hashes.length;
+}
+
 /**
  * Puts file bytes in the warehouse, each SHA-256 once: bytes already held are not sent again,
  * only their last sighting moves. Then counts the company's sightings of each hash.
@@ -552,7 +559,9 @@ export async function storeInWarehouse(
   const held = new Set(rows.map((r) => r.sha256));
   const fresh = [...unique.values()].filter((f) => !held.has(f.sha256));
   // New bytes are scanned with the YARA rules by a background job: one statement, none if queued.
-  if (fresh.length > 0) await requestYaraScan(tx);
+  // So are bytes held already that this company has not seen (its matches may be new to it).
+  if (fresh.length > 0 || (held.size > 0 && (await unseenByCompany(tx, companyId, [...held]))))
+    await requestYaraScan(tx);
   for (const file of fresh) {
     await tx.query(sql`
       INSERT INTO warehouse_files (sha256, md5, sha1, size, detected_type, content, first_seen, last_seen)

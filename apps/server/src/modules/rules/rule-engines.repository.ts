@@ -145,3 +145,71 @@ export async function recordRuleHits(tx: Queryable, hits: readonly RuleHit[]): P
       SET hits = rule_hits.hits + excluded.hits,
           last_hit_at = greatest(rule_hits.last_hit_at, excluded.last_hit_at)`);
 }
+
+/** Advisory lock keys of the threshold counters: this base plus the company id. */
+const THRESHOLD_LOCK_BASE = 7_314_206_000_000;
+
+/** A Suricata threshold counter as the gate keeps it (threshold-engine.ts CounterState). */
+export interface ThresholdCounter {
+  windowStart: number;
+  windowEnd: number;
+  count: number;
+  next: number;
+}
+
+/**
+ * Reads a company's threshold counters of these keys, after taking the company's counter lock for
+ * the rest of the transaction: batches of one company in several processes count in turn.
+ */
+export async function lockThresholdCounters(
+  tx: Queryable,
+  companyId: number,
+  keys: readonly string[],
+): Promise<Map<string, ThresholdCounter>> {
+  await tx.query(sql`SELECT pg_advisory_xact_lock(${THRESHOLD_LOCK_BASE + companyId}::int8)`);
+  const { rows } = await tx.query<{
+    counter_key: string;
+    window_start: string | number;
+    window_end: string | number | null;
+    count: number;
+    next: number;
+  }>(sql`
+    SELECT counter_key, window_start, window_end, count, next FROM suricata_threshold_counters
+    WHERE company_id = ${companyId} AND counter_key = ANY(${[...keys]}::text[])`);
+  return new Map(
+    rows.map((r) => [
+      r.counter_key,
+      {
+        windowStart: Number(r.window_start),
+        windowEnd: r.window_end === null ? Infinity : Number(r.window_end),
+        count: r.count,
+        next: r.next,
+      },
+    ]),
+  );
+}
+
+/** Writes a company's counters back, and forgets those whose window ended before `now` (ms). */
+export async function saveThresholdCounters(
+  tx: Queryable,
+  companyId: number,
+  counters: ReadonlyMap<string, ThresholdCounter>,
+  now: number,
+): Promise<void> {
+  const entries = [...counters];
+  if (entries.length > 0) {
+    await tx.query(sql`
+      INSERT INTO suricata_threshold_counters AS c (company_id, counter_key, window_start, window_end, count, next)
+      SELECT ${companyId}, k, s, e, n, x
+      FROM unnest(${entries.map(([k]) => k)}::text[], ${entries.map(([, c]) => c.windowStart)}::int8[],
+                  ${entries.map(([, c]) => (Number.isFinite(c.windowEnd) ? c.windowEnd : null))}::int8[],
+                  ${entries.map(([, c]) => c.count)}::int4[], ${entries.map(([, c]) => c.next)}::int4[]) AS u(k, s, e, n, x)
+      ON CONFLICT (company_id, counter_key) DO UPDATE
+        SET window_start = excluded.window_start, window_end = excluded.window_end, count = excluded.count,
+            next = excluded.next, updated_at = now()`);
+  }
+  await tx.query(sql`
+    DELETE FROM suricata_threshold_counters
+    WHERE company_id = ${companyId} AND (window_end < ${now}::int8
+      OR (window_end IS NULL AND updated_at < now() - interval '1 day'))`);
+}

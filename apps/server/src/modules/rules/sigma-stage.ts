@@ -90,6 +90,9 @@ export function endpointObservables(e: EndpointEvent): Observable[] {
   return out;
 }
 
+/** Rules compiled between two turns of the event loop when a rule set is loaded. */
+const COMPILE_SLICE = 25;
+
 /** The detection a matching rule raises on an event. */
 export function sigmaDetection(
   stored: StoredEvent & { kind: 'endpoint' },
@@ -197,8 +200,10 @@ export class SigmaStage implements DetectionStage {
     const shared: LoadedRule[] = [];
     const own = new Map<number, LoadedRule[]>();
     const present = new Set<number>();
-    for (const rule of rules) {
+    for (const [n, rule] of rules.entries()) {
       present.add(rule.id);
+      // Compiling thousands of rules takes seconds: other requests get their turn between rules.
+      if (n % COMPILE_SLICE === COMPILE_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
       const compiled = this.compile(rule);
       if (compiled === null) continue;
       const loaded = { rule, compiled };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/database';
 import type { DetectionContext, DetectionStage } from '../pipeline/detection-stage';
 import type { Detection } from '../pipeline/detections';
@@ -6,16 +7,18 @@ import { suricataDetection } from '../pipeline/suricata-stage';
 import {
   loadDisabledRuleKeys,
   loadEnabledRules,
+  lockThresholdCounters,
   loadSuricataThresholds,
   loadTurnedOff,
   recordRuleHits,
   ruleSetVersion,
+  saveThresholdCounters,
   type EngineRule,
 } from './rule-engines.repository';
 import { hitsOfBatch } from './rule-hits';
 import { parseRule } from './suricata/rule-parser';
 import { parseThresholdConfig } from './suricata/threshold-config';
-import { AlertGate, eveTimeMs } from './suricata/threshold-engine';
+import { AlertGate, eveTimeMs, type GateAlert } from './suricata/threshold-engine';
 
 /*
  * Suricata alerts checked against the rule store. An EVE alert names its rule by gid, sid and rev;
@@ -25,8 +28,8 @@ import { AlertGate, eveTimeMs } from './suricata/threshold-engine';
  * does not hold is raised as the sensor sent it. The company's threshold.config entries then
  * decide, as Suricata would, whether the alert is raised; the event is stored either way.
  *
- * The counters of thresholds live in this object (one gate per company), so they count across
- * batches of one server process; each process counts its own share of a company's alerts.
+ * The counters of thresholds are kept in the database and read and written back by each batch
+ * under the company's lock, so every server process counts on the same windows.
  */
 
 /** A stored rule as an alert shows it. */
@@ -54,6 +57,8 @@ interface RuleSet {
 /** A company's threshold.config and its counters. */
 interface CompanyGate {
   readonly entries: string;
+  /** Names the entries in the counters' keys: counters of other entries are not read. */
+  readonly digest: string;
   readonly gate: AlertGate;
 }
 
@@ -114,7 +119,31 @@ export class SuricataRuleStage implements DetectionStage {
     const ownDisabled = set.ownDisabled.get(ctx.companyId);
     const off = set.turnedOff.get(ctx.companyId);
     const detections: Detection[] = [];
+    const gateAlert = (stored: StoredEvent & { kind: 'network' }): GateAlert => {
+      const alert = stored.event.alert!;
+      return {
+        gid: alert.gid ?? 1,
+        sid: alert.signature_id,
+        srcIp: stored.event.src_ip ?? '',
+        destIp: stored.event.dest_ip ?? '',
+        timestamp: eveTimeMs(stored.event.timestamp),
+        flowId: stored.event.flow_id,
+      };
+    };
+    // The counters of this batch's alerts come from the database (every process counts on them),
+    // under the company's lock until the batch commits.
     let latest = 0;
+    if (gate) {
+      const keys = new Set<string>();
+      for (const { stored } of alerts) {
+        const key = gate.gate.counterKey(gateAlert(stored));
+        if (key !== null) keys.add(`${gate.digest}|${key}`);
+      }
+      const counters = keys.size > 0 ? await lockThresholdCounters(ctx.tx, ctx.companyId, [...keys]) : new Map();
+      gate.gate.useCounters(
+        new Map([...counters].map(([key, counter]) => [key.slice(gate.digest.length + 1), counter])),
+      );
+    }
     for (const { stored, detection } of alerts) {
       const alert = stored.event.alert!;
       const key = `${alert.gid ?? 1}:${alert.signature_id}`;
@@ -126,27 +155,23 @@ export class SuricataRuleStage implements DetectionStage {
         if (off?.has(rule.rule.id)) continue;
       } else if (set.sharedDisabled.has(key)) continue;
       if (gate) {
-        const at = eveTimeMs(stored.event.timestamp);
-        if (at > latest) latest = at;
-        const decision = gate.decide({
-          gid: alert.gid ?? 1,
-          sid: alert.signature_id,
-          srcIp: stored.event.src_ip ?? '',
-          destIp: stored.event.dest_ip ?? '',
-          timestamp: at,
-          flowId: stored.event.flow_id,
-        });
-        if (!decision.raised) continue;
+        const input = gateAlert(stored);
+        if ((input.timestamp as number) > latest) latest = input.timestamp as number;
+        if (!gate.gate.decide(input).raised) continue;
       }
       detections.push(rule ? withRule(detection, rule, alert.rev) : detection);
     }
-    if (gate && latest > 0) gate.prune(latest);
+    if (gate && gate.gate.counters().size > 0) {
+      const counters = new Map([...gate.gate.counters()].map(([key, counter]) => [`${gate.digest}|${key}`, counter]));
+      await saveThresholdCounters(ctx.tx, ctx.companyId, counters, latest);
+      gate.gate.useCounters(new Map());
+    }
     await recordRuleHits(ctx.tx, hitsOfBatch(detections));
     return detections;
   }
 
   /** The company's gate, made again when its threshold.config entries changed; null when it has none. */
-  private async gateFor(tx: Queryable, companyId: number): Promise<AlertGate | null> {
+  private async gateFor(tx: Queryable, companyId: number): Promise<CompanyGate | null> {
     const lines = await loadSuricataThresholds(tx, companyId);
     if (lines.length === 0) {
       this.gates.delete(companyId);
@@ -154,11 +179,15 @@ export class SuricataRuleStage implements DetectionStage {
     }
     const entries = lines.join('\n');
     const known = this.gates.get(companyId);
-    if (known?.entries === entries) return known.gate;
+    if (known?.entries === entries) return known;
     // Entries that do not parse were refused when they were stored; any left are skipped.
     const config = parseThresholdConfig(entries);
-    const gate = new AlertGate({ entries: config.entries.map((e) => e.entry) });
-    this.gates.set(companyId, { entries, gate });
+    const gate: CompanyGate = {
+      entries,
+      digest: createHash('sha256').update(entries).digest('hex').slice(0, 12),
+      gate: new AlertGate({ entries: config.entries.map((e) => e.entry) }),
+    };
+    this.gates.set(companyId, gate);
     return gate;
   }
 

@@ -315,7 +315,7 @@ describe('the engine', () => {
         'negated',
       ),
     );
-    expect(rules[7]!.needles).toEqual(['tool7.exe -run']);
+    expect(rules[7]!.needles).toEqual([['tool7.exe -run']]);
     expect(negated.needles).toBeNull();
     const engine = new SigmaEngine([...rules, negated]);
     expect(engine.unfiltered).toBe(1);
@@ -325,6 +325,40 @@ describe('the engine', () => {
     ]);
     expect(engine.evaluations).toBe(2);
     expect(engine.match(processCreate({ Image: 'C:\\Windows\\explorer.exe', CommandLine: 'explorer' }))).toEqual([]);
+    expect(engine.evaluations).toBe(3);
+  });
+
+  it('evaluates a rule only where every clause of its needles has a text present', () => {
+    // Many rules share the common text; the rarer one brings the rule in, the common one is checked.
+    const common = Array.from({ length: 50 }, (_, i) =>
+      compileSigmaRule(
+        ruleText(
+          `selection:\n    Image|endswith: '\\powershell.exe'\n    CommandLine|contains: 'marker${i}'\ncondition: selection`,
+        ).replace('5f0b2f8e-0000-4000-8000-000000000001', `ps-${i}`),
+      ),
+    );
+    expect(common[3]!.needles).toEqual([['\\powershell.exe'], ['marker3']]);
+    // A regular expression of one-character texts: no rule is brought in by it, but it is checked.
+    const plus = compileSigmaRule(
+      ruleText(
+        "selection:\n    Image|endswith: '\\powershell.exe'\n    CommandLine|re: '\\+.*\\+.*\\+'\ncondition: selection",
+      ).replace('5f0b2f8e-0000-4000-8000-000000000001', 'plus'),
+    );
+    expect(plus.needles).toEqual([['\\powershell.exe'], ['+']]);
+    const engine = new SigmaEngine([...common, plus]);
+    const ps = (commandLine: string) =>
+      processCreate({
+        Image: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
+        CommandLine: commandLine,
+      });
+    expect(engine.match(ps('powershell -c Get-Date'))).toEqual([]);
+    expect(engine.evaluations).toBe(0);
+    expect(engine.match(ps('powershell -c marker7')).map((m) => m.rule.id)).toEqual(['ps-7']);
+    expect(engine.evaluations).toBe(1);
+    expect(engine.match(processCreate({ Image: 'C:\\x\\cmd.exe', CommandLine: 'cmd /c marker7' }))).toEqual([]);
+    expect(engine.evaluations).toBe(1);
+    expect(engine.match(ps('powershell -c a+b+c+d')).map((m) => m.rule.id)).toEqual(['plus']);
+    expect(engine.match(ps('powershell -c a+b')).map((m) => m.rule.id)).toEqual([]);
     expect(engine.evaluations).toBe(3);
   });
 });

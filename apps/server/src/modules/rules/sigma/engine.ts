@@ -8,11 +8,14 @@ import type { SigmaRuleInfo } from './types';
 /*
  * The Sigma engine: rules compiled once, indexed by the events they apply to (logsource.ts),
  * and a prefilter so that an event is evaluated only against the rules that can match it. Each
- * rule has needles, texts of which one must appear in any event it matches (compile.ts); one
- * Aho–Corasick pass over the event's text finds the needles present, and with them the
- * candidate rules. Rules without needles (a regular expression, a number comparison, a
- * negation alone) are evaluated on every event of their bucket. The cost per event depends on
- * the length of its text and the candidates found, not on the number of rules loaded.
+ * rule has needles: clauses of texts, every clause with one text present in any event the rule
+ * matches (needles.ts). One Aho–Corasick pass over the event's text finds the needles present.
+ * Each rule is brought in by one of its clauses, the one whose texts the fewest rules share (a
+ * text many rules use, like `\powershell.exe`, is in many events too), and evaluated only when
+ * every other clause has a text present as well. Rules without needles (a regular expression, a
+ * number comparison, a negation alone) are evaluated on every event of their bucket. The cost
+ * per event depends on the length of its text and the candidates found, not on the number of
+ * rules loaded.
  */
 
 export interface SigmaMatch {
@@ -35,6 +38,8 @@ export class SigmaEngine {
   private readonly needleRules: { bucket: number; rules: number[] }[][];
   /** Bucket numbers by bucket key. */
   private readonly bucketNumbers = new Map<string, number>();
+  /** Per rule: the clauses other than the one that brings it in, as needle numbers (null: none). */
+  private readonly checks: (readonly Int32Array[] | null)[];
   /** Per rule: the last event (its sequence number) it was a candidate for. */
   private readonly seen: Uint32Array;
   /** Per needle: the last event it was found in (a needle found again adds nothing). */
@@ -47,8 +52,24 @@ export class SigmaEngine {
     this.rules = rules;
     this.seen = new Uint32Array(rules.length);
     const needleIndex = new Map<string, number>();
+    const numberOf = (needle: string) => {
+      let n = needleIndex.get(needle);
+      if (n === undefined) {
+        n = needleIndex.size;
+        needleIndex.set(needle, n);
+        this.needleRules.push([]);
+      }
+      return n;
+    };
+    // How many rules use each text: the more, the more common it is in events too.
+    const uses = new Map<string, number>();
+    for (const rule of rules)
+      for (const needle of new Set(rule.needles?.flat() ?? [])) uses.set(needle, (uses.get(needle) ?? 0) + 1);
+    // A text of one or two characters is in nearly every event: such a clause brings a rule in last.
+    const cost = (clause: readonly string[]) =>
+      clause.reduce((sum, n) => sum + uses.get(n)! + (n.length < 3 ? 100_000 : n.length < 6 ? 6 - n.length : 0), 0);
     this.needleRules = [];
-    rules.forEach((rule, index) => {
+    this.checks = rules.map((rule, index) => {
       let bucket = this.buckets.get(rule.target.key);
       if (bucket === undefined) {
         bucket = { always: [] };
@@ -57,22 +78,19 @@ export class SigmaEngine {
       }
       if (rule.needles === null) {
         bucket.always.push(index);
-        return;
+        return null;
       }
       const bucketNumber = this.bucketNumbers.get(rule.target.key)!;
-      for (const needle of rule.needles) {
-        let n = needleIndex.get(needle);
-        if (n === undefined) {
-          n = this.needleRules.length;
-          needleIndex.set(needle, n);
-          this.needleRules.push([]);
-        }
-        const byBucket = this.needleRules[n]!;
+      const clauses = [...rule.needles].sort((a, b) => cost(a) - cost(b));
+      for (const needle of clauses[0]!) {
+        const byBucket = this.needleRules[numberOf(needle)]!;
         let entry = byBucket.find((e) => e.bucket === bucketNumber);
         if (entry === undefined) byBucket.push((entry = { bucket: bucketNumber, rules: [] }));
-        // A rule may list the same needle twice (two searches): once is enough.
+        // A clause may list the same needle twice: once is enough.
         if (entry.rules.at(-1) !== index) entry.rules.push(index);
       }
+      const rest = clauses.slice(1).map((clause) => Int32Array.from(new Set(clause), numberOf));
+      return rest.length > 0 ? rest : null;
     });
     this.needleSeen = new Uint32Array(this.needleRules.length);
     this.automaton = new AhoCorasick([...needleIndex.keys()]);
@@ -132,8 +150,6 @@ export class SigmaEngine {
     const seen = this.seen;
     const needleSeen = this.needleSeen;
     const hit = (needle: number) => {
-      if (needleSeen[needle] === sequence) return;
-      needleSeen[needle] = sequence;
       for (const entry of this.needleRules[needle]!) {
         if (!eventBuckets.includes(entry.bucket)) continue;
         for (const index of entry.rules) {
@@ -144,12 +160,26 @@ export class SigmaEngine {
         }
       }
     };
-    if (this.needleRules.length > 0) for (const text of view.texts(false)) this.automaton.search(text, hit);
+    // Every needle present is marked first; then the rules their clauses bring in.
+    const found: number[] = [];
+    const mark = (needle: number) => {
+      if (needleSeen[needle] === sequence) return;
+      needleSeen[needle] = sequence;
+      found.push(needle);
+    };
+    if (this.needleRules.length > 0) for (const text of view.texts(false)) this.automaton.search(text, mark);
+    for (const needle of found) hit(needle);
     // In the order the rules were loaded, whichever way they were found.
     candidates.sort((a, b) => a - b);
     const matches: SigmaMatch[] = [];
+    const present = (clause: Int32Array) => {
+      for (let i = 0; i < clause.length; i++) if (needleSeen[clause[i]!] === sequence) return true;
+      return false;
+    };
     for (const index of candidates) {
       const rule = this.rules[index]!;
+      const checks = this.checks[index];
+      if (checks && !checks.every(present)) continue;
       if (!this.applies(rule, keys, channel)) continue;
       this.evaluations++;
       if (rule.matches(view)) matches.push({ rule: rule.info });

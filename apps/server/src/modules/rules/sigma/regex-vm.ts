@@ -320,7 +320,7 @@ function compileNode(node: Node, prog: Inst[], source: string): void {
 function needlesOf(node: Node): Needles {
   switch (node.t) {
     case 'char':
-      return node.lit !== undefined && node.lit < 128 ? [String.fromCharCode(node.lit).toLowerCase()] : null;
+      return node.lit !== undefined && node.lit < 128 ? [[String.fromCharCode(node.lit).toLowerCase()]] : null;
     case 'assert':
       return null;
     case 'alt':
@@ -331,7 +331,7 @@ function needlesOf(node: Node): Needles {
       const candidates: Needles[] = [];
       let run = '';
       const flush = () => {
-        if (run !== '') candidates.push([run]);
+        if (run !== '') candidates.push([[run]]);
         run = '';
       };
       for (const item of node.items) {

@@ -79,8 +79,11 @@ describe('the linear automaton', () => {
   });
 
   it('names the literal texts a match must contain', () => {
-    expect(new LinearRegex('\\\\AppData\\\\[^\\\\]+\\.exe', flags).needles).toEqual(['\\appdata\\']);
-    expect(new LinearRegex('(?:invoke-mimikatz|sekurlsa)::', flags).needles).toEqual(['invoke-mimikatz', 'sekurlsa']);
+    expect(new LinearRegex('\\\\AppData\\\\[^\\\\]+\\.exe', flags).needles).toEqual([['\\appdata\\'], ['.exe']]);
+    expect(new LinearRegex('(?:invoke-mimikatz|sekurlsa)::', flags).needles).toEqual([
+      ['invoke-mimikatz', 'sekurlsa'],
+      ['::'],
+    ]);
     expect(new LinearRegex('x?(?:ab)*', flags).needles).toBeNull();
   });
 

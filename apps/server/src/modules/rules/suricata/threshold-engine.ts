@@ -36,7 +36,8 @@ type Counter =
   | { type: 'limit' | 'threshold' | 'both' | 'detection_filter'; track: Track; count: number; seconds: number }
   | { type: 'backoff'; track: Track; count: number; multiplier: number };
 
-interface CounterState {
+/** One counter's window: kept in memory, or read from and written back to the database per batch. */
+export interface CounterState {
   windowStart: number;
   /** When the window ends; backoff counts for as long as its flow lives. */
   windowEnd: number;
@@ -95,14 +96,16 @@ function trackKey(track: Track, alert: GateAlert): string {
  *   `count`-th; detection_filter raises every alert after the `count`-th; backoff (by_flow) raises
  *   at match count, count×multiplier, count×multiplier², …
  *
- * The gate keeps its counters in memory; feed it alerts in time order.
+ * The gate keeps its counters in a map, its own or one the caller fills (`useCounters`) with the
+ * counters of the alerts it is about to decide, so that several processes share them through the
+ * database; feed it alerts in time order.
  */
 export class AlertGate {
   private readonly suppressions: SuppressEntry[];
   private readonly thresholds: ThresholdEntry[];
   private readonly vars: AddressVars;
   private readonly ruleThreshold: RuleThresholdLookup;
-  private readonly state = new Map<string, CounterState>();
+  private state = new Map<string, CounterState>();
 
   constructor(options: AlertGateOptions) {
     this.suppressions = options.entries.filter((e): e is SuppressEntry => e.kind === 'suppress');
@@ -116,10 +119,30 @@ export class AlertGate {
     if (suppressed) return { raised: false, reason: 'suppressed', entry: suppressed };
     const chosen = this.counterFor(alert.gid, alert.sid);
     if (!chosen) return { raised: true };
-    const key = `${chosen.origin}|${alert.gid}|${alert.sid}|${trackKey(chosen.counter.track, alert)}`;
-    return this.count(key, chosen.counter, eveTimeMs(alert.timestamp))
+    return this.count(this.keyOf(chosen, alert), chosen.counter, eveTimeMs(alert.timestamp))
       ? { raised: true }
       : { raised: false, reason: 'threshold', origin: chosen.origin };
+  }
+
+  /** The counter an alert would count on; null when it is suppressed or nothing counts it. */
+  counterKey(alert: GateAlert): string | null {
+    if (this.suppressions.some((s) => this.suppresses(s, alert))) return null;
+    const chosen = this.counterFor(alert.gid, alert.sid);
+    return chosen ? this.keyOf(chosen, alert) : null;
+  }
+
+  /** Counts from now on in these counters (those of the alerts about to be decided). */
+  useCounters(state: Map<string, CounterState>): void {
+    this.state = state;
+  }
+
+  /** The counters the gate holds now, by key. */
+  counters(): ReadonlyMap<string, CounterState> {
+    return this.state;
+  }
+
+  private keyOf(chosen: { counter: Counter; origin: 'config' | 'rule' }, alert: GateAlert): string {
+    return `${chosen.origin}|${alert.gid}|${alert.sid}|${trackKey(chosen.counter.track, alert)}`;
   }
 
   /** Forgets the counters of windows that ended before `now` (milliseconds), so a long-running gate stays small. */

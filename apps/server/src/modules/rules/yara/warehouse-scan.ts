@@ -19,6 +19,7 @@ import {
   type FileSighting,
   type NewYaraMatch,
   type PendingFile,
+  type ScanRecord,
 } from './yara-scan.repository';
 import { YaraCompileThread } from './yara-compile-thread';
 import { buildRuleSet, effectiveFor, rulesetDigest, type CompiledRuleSet, type StoredYaraRule } from './yara-ruleset';
@@ -265,7 +266,9 @@ export class WarehouseScan {
       if (list) list.push(s);
       else bySha.set(s.sha256, [s]);
     }
-    const scans: { sha256: string; error: string | null }[] = [];
+    const scans: ScanRecord[] = [];
+    /** The last sighting of a file this scan covers: a later one (a company new to it) asks for another. */
+    const through = (sha256: string) => Math.max(0, ...(bySha.get(sha256) ?? []).map((s) => s.id));
     const kept: { match: NewYaraMatch; rule: StoredYaraRule; file: PendingFile; sighting: FileSighting }[] = [];
     let skipped = 0;
     for (const file of files) {
@@ -274,6 +277,7 @@ export class WarehouseScan {
         scans.push({
           sha256: file.sha256,
           error: `too_large: the file is ${file.size} bytes, over the scan limit of ${this.options.maxFileBytes} bytes`,
+          sightingsThrough: through(file.sha256),
         });
         continue;
       }
@@ -286,12 +290,16 @@ export class WarehouseScan {
         } catch (error) {
           if (!(error instanceof YaraScanError) || error.code === 'closed') throw error;
           skipped++;
-          scans.push({ sha256: file.sha256, error: `${error.code}: ${error.message}` });
+          scans.push({
+            sha256: file.sha256,
+            error: `${error.code}: ${error.message}`,
+            sightingsThrough: through(file.sha256),
+          });
           this.log.warn({ sha256: file.sha256, reason: error.message }, 'YARA scan of a warehouse file stopped');
           continue;
         }
       }
-      scans.push({ sha256: file.sha256, error: null });
+      scans.push({ sha256: file.sha256, error: null, sightingsThrough: through(file.sha256) });
       for (const sighting of seen) {
         for (const m of matchesForCompany(
           sighting.companyId,

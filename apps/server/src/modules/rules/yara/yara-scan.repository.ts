@@ -48,7 +48,10 @@ export interface PendingFile {
   content: Buffer | null;
 }
 
-/** Files after `afterId` not yet scanned with `ruleset`, smallest id first, at most `limit`. */
+/**
+ * Files after `afterId` not yet scanned with `ruleset`, or seen by a company since they were,
+ * smallest id first, at most `limit`.
+ */
 export async function pendingFiles(
   db: Queryable,
   ruleset: string,
@@ -69,7 +72,9 @@ export async function pendingFiles(
            CASE WHEN f.size <= ${maxFileBytes} THEN f.content END AS content
     FROM warehouse_files f
     WHERE f.id > ${afterId}
-      AND NOT EXISTS (SELECT 1 FROM yara_scans s WHERE s.sha256 = f.sha256 AND s.ruleset = ${ruleset})
+      -- Scanned with this set, and seen by no company since (a new company's matches may be new).
+      AND NOT EXISTS (SELECT 1 FROM yara_scans s WHERE s.sha256 = f.sha256 AND s.ruleset = ${ruleset}
+        AND NOT EXISTS (SELECT 1 FROM warehouse_hashes h WHERE h.sha256 = f.sha256 AND h.id > s.sightings_through))
     ORDER BY f.id LIMIT ${limit}`);
   return rows.map((r) => ({
     id: Number(r.id),
@@ -84,6 +89,8 @@ export async function pendingFiles(
 
 /** A company's sighting of a file: the names it saw and the last event that named it. */
 export interface FileSighting {
+  /** The sighting's row (ids grow as companies first see files). */
+  id: number;
   companyId: number;
   sha256: string;
   filename: string | null;
@@ -95,6 +102,7 @@ export interface FileSighting {
 export async function sightingsOf(db: Queryable, hashes: readonly string[]): Promise<FileSighting[]> {
   if (hashes.length === 0) return [];
   const { rows } = await db.query<{
+    id: string | number;
     company_id: string | number;
     sha256: string;
     filename: string | null;
@@ -102,10 +110,11 @@ export async function sightingsOf(db: Queryable, hashes: readonly string[]): Pro
     last_event_id: string | number | null;
     last_seen: string;
   }>(sql`
-    SELECT company_id, sha256, filename, last_event_kind, last_event_id,
+    SELECT id, company_id, sha256, filename, last_event_kind, last_event_id,
            to_char(last_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_seen
     FROM warehouse_hashes WHERE sha256 = ANY(${[...hashes]}::text[]) ORDER BY company_id`);
   return rows.map((r) => ({
+    id: Number(r.id),
     companyId: Number(r.company_id),
     sha256: r.sha256,
     filename: r.filename,
@@ -153,18 +162,23 @@ export async function placesSeen(
   return { recipients: mails.rows.map((r) => r.recipient), hosts: hosts.rows.map((r) => r.host_name) };
 }
 
-/** Records that these files were scanned (or why not) with `ruleset`. */
-export async function recordScans(
-  tx: Queryable,
-  ruleset: string,
-  scans: readonly { sha256: string; error: string | null }[],
-): Promise<void> {
+/** One file's scan: why it was not scanned (null: it was), and the last sighting it covered. */
+export interface ScanRecord {
+  sha256: string;
+  error: string | null;
+  sightingsThrough: number;
+}
+
+/** Records that these files were scanned (or why not) with `ruleset`, for the sightings they had. */
+export async function recordScans(tx: Queryable, ruleset: string, scans: readonly ScanRecord[]): Promise<void> {
   if (scans.length === 0) return;
   await tx.query(sql`
-    INSERT INTO yara_scans (sha256, ruleset, scanned_at, error)
-    SELECT s.sha256, ${ruleset}, now(), s.error
-    FROM unnest(${scans.map((s) => s.sha256)}::text[], ${scans.map((s) => s.error)}::text[]) AS s(sha256, error)
-    ON CONFLICT (sha256) DO UPDATE SET ruleset = excluded.ruleset, scanned_at = excluded.scanned_at, error = excluded.error`);
+    INSERT INTO yara_scans (sha256, ruleset, scanned_at, error, sightings_through)
+    SELECT s.sha256, ${ruleset}, now(), s.error, s.through
+    FROM unnest(${scans.map((s) => s.sha256)}::text[], ${scans.map((s) => s.error)}::text[],
+                ${scans.map((s) => s.sightingsThrough)}::int8[]) AS s(sha256, error, through)
+    ON CONFLICT (sha256) DO UPDATE SET ruleset = excluded.ruleset, scanned_at = excluded.scanned_at,
+      error = excluded.error, sightings_through = excluded.sightings_through`);
 }
 
 export interface NewYaraMatch {

@@ -4,7 +4,7 @@ import { IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { alertSeverityValues } from '@vigil/contract/client';
 import { useMemo, useState } from 'react';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, type TranslationKey } from '../../../lib/i18n';
 import { fetchAssignableUsers, fetchIncident, matcherKeys, searchIncidents } from '../api/matchers';
 import { actionTypes, type ActionDraft, type ActionType, type Severity } from '../lib/matcher-draft';
 
@@ -63,6 +63,28 @@ export function ActionEditor({
   );
 }
 
+/** An action whose one field is a text: which field, its label and its limits. */
+interface TextActionSpec {
+  field: 'tag' | 'to' | 'url';
+  label: TranslationKey;
+  hint?: TranslationKey;
+  maxLength: number;
+  inputType?: string;
+  placeholder?: string;
+}
+
+const textActions: Record<'add_tag' | 'notify_email' | 'notify_webhook', TextActionSpec> = {
+  add_tag: { field: 'tag', label: 'matchers.action.tag', maxLength: 100 },
+  notify_email: { field: 'to', label: 'matchers.action.to', maxLength: 254, inputType: 'email' },
+  notify_webhook: {
+    field: 'url',
+    label: 'matchers.action.url',
+    hint: 'matchers.action.urlHint',
+    maxLength: 2000,
+    placeholder: 'https://',
+  },
+};
+
 function ActionField({
   action,
   index,
@@ -107,41 +129,24 @@ function ActionField({
         />
       );
     case 'add_tag':
-      return (
-        <TextInput
-          label={t('matchers.action.tag')}
-          maxLength={100}
-          value={action.tag}
-          onChange={(event) => set({ tag: event.currentTarget.value })}
-          error={errorOf('tag')}
-          data-testid={`action-tag-${index}`}
-        />
-      );
     case 'notify_email':
+    case 'notify_webhook': {
+      const spec = textActions[action.type];
+      const value = action[spec.field];
       return (
         <TextInput
-          label={t('matchers.action.to')}
-          type="email"
-          maxLength={254}
-          value={action.to}
-          onChange={(event) => set({ to: event.currentTarget.value })}
-          error={errorOf('to')}
-          data-testid={`action-to-${index}`}
+          label={t(spec.label)}
+          description={spec.hint ? t(spec.hint) : undefined}
+          type={spec.inputType}
+          maxLength={spec.maxLength}
+          placeholder={spec.placeholder}
+          value={value}
+          onChange={(event) => set({ [spec.field]: event.currentTarget.value })}
+          error={errorOf(spec.field)}
+          data-testid={`action-${spec.field}-${index}`}
         />
       );
-    case 'notify_webhook':
-      return (
-        <TextInput
-          label={t('matchers.action.url')}
-          description={t('matchers.action.urlHint')}
-          maxLength={2000}
-          placeholder="https://"
-          value={action.url}
-          onChange={(event) => set({ url: event.currentTarget.value })}
-          error={errorOf('url')}
-          data-testid={`action-url-${index}`}
-        />
-      );
+    }
     case 'close_as_benign':
       return null;
   }
