@@ -21,7 +21,7 @@ export interface ServerProcess {
  * database URL, admin credentials…) and waits for its "Vigil is running at" line. The server
  * then has a JavaScript thread of its own, as in production, instead of sharing the benchmark
  * client's. `BENCH_SERVER_NODE_ARGS` adds Node flags; `BENCH_SERVER_PROFILE=<dir>` makes it write
- * a V8 CPU profile there when it stops.
+ * a V8 CPU profile there when it stops; `BENCH_SERVER_LOGS=1` shows what it logs.
  */
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const profile = process.env.BENCH_SERVER_PROFILE
@@ -64,9 +64,14 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
         clearTimeout(timer);
         child.stdout?.off('data', onData);
         child.stderr?.off('data', onData);
-        // Keep reading its output so a chatty server never blocks on a full pipe.
-        child.stdout?.resume();
-        child.stderr?.resume();
+        // Keep reading its output so a chatty server never blocks on a full pipe; shown with BENCH_SERVER_LOGS=1.
+        if (process.env.BENCH_SERVER_LOGS === '1') {
+          child.stdout?.pipe(process.stderr);
+          child.stderr?.pipe(process.stderr);
+        } else {
+          child.stdout?.resume();
+          child.stderr?.resume();
+        }
         resolve({ child, url: match[1].replace(/\/$/, ''), stop });
       }
     };

@@ -312,6 +312,33 @@ describe('ingest and lists', () => {
     expect(new Set(made.map((r) => r.rows[0]!.child)).size).toBe(1);
   });
 
+  it('makes partitions of several months of one table at once, with rows of each waiting in the default partition', async () => {
+    const now = new Date();
+    const months = Array.from({ length: 6 }, (_, i) =>
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 14 - i, 3)).toISOString(),
+    );
+    // Rows of those months are in the default partition: each creation moves its month's rows out.
+    for (const month of months)
+      await t.db.query(sql`
+        INSERT INTO endpoint_events_default (company_id, ts, batch_id, source_format, event, raw)
+        SELECT ${alpha}, ${month}::timestamptz + (g || ' minutes')::interval, 0, 'ecs', '{}'::jsonb, '{}'::jsonb
+        FROM generate_series(1, 50) g`);
+    const made = await Promise.all(
+      [...months, ...[...months].reverse()].map((month) =>
+        t.db.transaction((tx) =>
+          tx.query<{ child: string }>(
+            sql`SELECT vigil_ensure_month_partition('endpoint_events', ${month}::timestamptz) AS child`,
+          ),
+        ),
+      ),
+    );
+    expect(new Set(made.map((r) => r.rows[0]!.child)).size).toBe(6);
+    const { rows } = await t.db.query<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM endpoint_events_default WHERE company_id = ${alpha} AND batch_id = 0`,
+    );
+    expect(rows[0]!.n).toBe(0);
+  });
+
   it('stores a mail, its attachments and their files once in the warehouse, whoever sends them', async () => {
     const first = await ingest('mail', alphaKey, phishingMessage());
     expect(first.status).toBe(200);
