@@ -162,20 +162,37 @@ level: medium
     expect(answer.body.matches).toHaveLength(1);
     expect(answer.body.matches[0]!.title).toBe('Mimikatz on the command line');
     expect(answer.body.matches[0]!.details.join('\n')).toMatch(/CommandLine: .*sekurlsa::logonpasswords/);
-    expect(answer.body.notes.join('\n')).toMatch(/category:process_creation/);
+    expect(answer.body.notes).toContainEqual({
+      kind: 'event_read',
+      format: 'ecs',
+      action: 'process-create',
+      channel: 'Microsoft-Windows-Sysmon/Operational',
+      code: '1',
+    });
+    expect(answer.body.notes).toContainEqual({
+      kind: 'log_sources',
+      sources: expect.arrayContaining(['product:windows', 'category:process_creation']),
+    });
 
     const network = await alphaUser.post<RuleTestAnswer>('/api/rules/sigma/test/', { source: other, event });
     expect(network.body.matched).toBe(false);
-    expect(network.body.notes.join('\n')).toMatch(
-      /Network connection by Word: its log source \(category:network_connection\) does not take this event/,
-    );
+    expect(network.body.notes).toContainEqual({
+      kind: 'log_source_excludes',
+      rule: '5a0c5e1e-0000-4000-8000-00000000a003',
+      title: 'Network connection by Word',
+      source: 'category:network_connection',
+    });
 
     const miss = await alphaUser.post<RuleTestAnswer>('/api/rules/sigma/test/', {
       source: rule,
       event: processEvent('powershell -c Get-Date'),
     });
     expect(miss.body).toMatchObject({ matched: false, matches: [] });
-    expect(miss.body.notes.join('\n')).toMatch(/does not match this event/);
+    expect(miss.body.notes).toContainEqual({
+      kind: 'detection_no_match',
+      rule: '5a0c5e1e-0000-4000-8000-00000000a002',
+      title: 'Mimikatz on the command line',
+    });
   });
 
   it('Sigma: a rule the engine cannot run and an unreadable event are explained', async () => {
@@ -228,12 +245,12 @@ correlation:
     expect(hit.status).toBe(200);
     expect(hit.body.matched).toBe(true);
     expect(hit.body.matches[0]).toMatchObject({ rule: '1:2990001', title: 'ET TROJAN Test beacon' });
-    expect(hit.body.matches[0]!.details.join('\n')).toMatch(/sensor ran rev 2; this text is rev 3/);
-    expect(hit.body.matches[0]!.details).toContain('Classtype: trojan-activity');
+    expect(hit.body.notes).toContainEqual({ kind: 'other_revision', rule: '1:2990001', sensor: 2, text: 3 });
+    expect(hit.body.matches[0]!.details).toEqual(['gid 1, sid 2990001, rev 3', 'classtype: trojan-activity']);
 
     const other = await alphaUser.post<RuleTestAnswer>('/api/rules/suricata/test/', { source, event: eve(2990002, 1) });
     expect(other.body.matched).toBe(false);
-    expect(other.body.notes.join('\n')).toMatch(/None of the rules has this gid and sid/);
+    expect(other.body.notes).toContainEqual({ kind: 'no_rule_for_alert' });
 
     const broken = await alphaUser.post<RuleTestAnswer>('/api/rules/suricata/test/', {
       source: 'alert tcp any any -> any any (msg:"no sid";)',
@@ -265,7 +282,7 @@ correlation:
     expect(hit.body.matched).toBe(true);
     expect(hit.body.matches[0]!.title).toBe('Test_Dropper');
     expect(hit.body.matches[0]!.details).toEqual(
-      expect.arrayContaining(['Tags: dropper', '$mz at offset 0 (2 bytes)', '$url at offset 8 (27 bytes)']),
+      expect.arrayContaining(['tags: dropper', '$mz @ 0 (2)', '$url @ 8 (27)']),
     );
     const miss = await alphaUser.post<RuleTestAnswer>('/api/rules/yara/test/', {
       source,

@@ -261,6 +261,43 @@ export const ruleTestMatchSchema = z.object({
   details: z.array(z.string()),
 });
 
+/** One fact of a rule test: the console turns each kind into a sentence of the reader's language. */
+export const ruleTestNoteSchema = z.discriminatedUnion('kind', [
+  /** Sigma: how the event was read (its format, action, channel and event id). */
+  z.object({
+    kind: z.literal('event_read'),
+    format: z.string(),
+    action: z.string().nullable(),
+    channel: z.string().nullable(),
+    code: z.string().nullable(),
+  }),
+  /** Sigma: the log sources the event falls under (none: not a Windows event). */
+  z.object({ kind: z.literal('log_sources'), sources: z.array(z.string()) }),
+  /** Sigma: a rule whose log source does not take the event. */
+  z.object({ kind: z.literal('log_source_excludes'), rule: z.string(), title: z.string(), source: z.string() }),
+  /** Sigma: a rule whose log source takes the event, but whose detection does not match it. */
+  z.object({ kind: z.literal('detection_no_match'), rule: z.string(), title: z.string() }),
+  /** Suricata: the EVE alert compared. */
+  z.object({
+    kind: z.literal('eve_alert'),
+    gid: z.number().int(),
+    sid: z.number().int(),
+    rev: z.number().int().nullable(),
+    signature: z.string(),
+  }),
+  /** Suricata: no rule of the text has the alert's gid and sid. */
+  z.object({ kind: z.literal('no_rule_for_alert') }),
+  /** Suricata: no EVE record was given; the text was only parsed. */
+  z.object({ kind: z.literal('parsed_only') }),
+  /** Suricata: the sensor ran another revision of the rule. */
+  z.object({ kind: z.literal('other_revision'), rule: z.string(), sensor: z.number().int(), text: z.number().int() }),
+  /** Suricata: the sensor's message for the rule differs from the text's. */
+  z.object({ kind: z.literal('other_message'), rule: z.string(), sensor: z.string() }),
+  /** YARA: the file scanned. */
+  z.object({ kind: z.literal('file_scanned'), name: z.string(), bytes: z.number().int() }),
+]);
+export type RuleTestNote = z.infer<typeof ruleTestNoteSchema>;
+
 export const ruleTestAnswerSchema = z.object({
   /** The rules read from the text (key and title), whether or not they matched. */
   rules: z.array(z.object({ rule: z.string(), title: z.string(), unsupported: z.string().nullable() })),
@@ -269,8 +306,8 @@ export const ruleTestAnswerSchema = z.object({
   /** Whether any rule matched the sample. */
   matched: z.boolean(),
   matches: z.array(ruleTestMatchSchema),
-  /** How the sample was read (for example the event kind and the Sigma log source it falls under). */
-  notes: z.array(z.string()),
+  /** How the sample was read, and why a rule did not match it: facts the console words in its language. */
+  notes: z.array(ruleTestNoteSchema),
 });
 export type RuleTestAnswer = z.infer<typeof ruleTestAnswerSchema>;
 export type RuleTestMatch = z.infer<typeof ruleTestMatchSchema>;

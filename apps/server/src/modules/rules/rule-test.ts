@@ -1,4 +1,4 @@
-import type { RuleKind, RuleTest, RuleTestAnswer, RuleTestMatch } from '@vigil/contract';
+import type { RuleKind, RuleTest, RuleTestAnswer, RuleTestMatch, RuleTestNote } from '@vigil/contract';
 import { ValidationError } from '../../http/errors';
 import { parseEndpointLine } from '../ingest/parsers/endpoint';
 import { parseEveLine } from '../ingest/parsers/eve';
@@ -73,14 +73,15 @@ function testSigma(input: RuleTest): RuleTestAnswer {
   }
   const event = parsed.event;
   const keys = eventKeys(event);
-  const notes = [
-    `The event was read as ${event.source_format} with the action ${event.event.action ?? '(none)'}` +
-      (event.event.channel ? ` from the channel ${event.event.channel}` : '') +
-      (event.event.code !== null ? `, event id ${event.event.code}` : '') +
-      '.',
-    keys.length > 0
-      ? `Sigma log sources it falls under: ${keys.join(', ')}.`
-      : 'It is not a Windows event: no Sigma rule for Windows applies to it.',
+  const notes: RuleTestNote[] = [
+    {
+      kind: 'event_read',
+      format: event.source_format,
+      action: event.event.action,
+      channel: event.event.channel,
+      code: event.event.code,
+    },
+    { kind: 'log_sources', sources: keys },
   ];
   const engine = new SigmaEngine(compiled.map((c) => c.rule));
   const matched = new Set(engine.match(event).map((m) => m.rule));
@@ -89,8 +90,13 @@ function testSigma(input: RuleTest): RuleTestAnswer {
   for (const { candidate, rule } of compiled) {
     if (!matched.has(rule.info)) {
       if (!keys.includes(rule.target.key) && rule.target.key !== 'product:windows')
-        notes.push(`${candidate.title}: its log source (${rule.target.key}) does not take this event.`);
-      else notes.push(`${candidate.title}: its detection does not match this event.`);
+        notes.push({
+          kind: 'log_source_excludes',
+          rule: candidate.key,
+          title: candidate.title,
+          source: rule.target.key,
+        });
+      else notes.push({ kind: 'detection_no_match', rule: candidate.key, title: candidate.title });
       continue;
     }
     const details: string[] = [];
@@ -111,7 +117,7 @@ function testSigma(input: RuleTest): RuleTestAnswer {
  */
 function testSuricata(input: RuleTest): RuleTestAnswer {
   const read = readCandidates('suricata', input.source);
-  const notes: string[] = [];
+  const notes: RuleTestNote[] = [];
   const matches: RuleTestMatch[] = [];
   if (input.event !== undefined && input.event.trim() !== '') {
     const parsed = parseEveLine(input.event.trim(), 1);
@@ -119,23 +125,21 @@ function testSuricata(input: RuleTest): RuleTestAnswer {
     const alert = parsed.event.alert;
     if (alert === null) needField('event', 'Paste an EVE alert record (event_type "alert") to compare with the rule.');
     const gid = alert.gid ?? 1;
-    notes.push(
-      `The alert is gid ${gid}, sid ${alert.signature_id}${alert.rev !== null ? `, rev ${alert.rev}` : ''}: "${clip(alert.signature)}".`,
-    );
+    notes.push({ kind: 'eve_alert', gid, sid: alert.signature_id, rev: alert.rev, signature: clip(alert.signature) });
     for (const candidate of read.candidates) {
       if (candidate.key !== `${gid}:${alert.signature_id}`) continue;
       const rev = typeof candidate.details['rev'] === 'number' ? candidate.details['rev'] : null;
-      const details = [`gid ${gid}, sid ${alert.signature_id}`];
+      const details = [`gid ${gid}, sid ${alert.signature_id}${rev !== null ? `, rev ${rev}` : ''}`];
       if (rev !== null && alert.rev !== null && rev !== alert.rev)
-        details.push(`The sensor ran rev ${alert.rev}; this text is rev ${rev}.`);
+        notes.push({ kind: 'other_revision', rule: candidate.key, sensor: alert.rev, text: rev });
       if (alert.signature !== '' && alert.signature !== candidate.title)
-        details.push(`The sensor's message differs: "${clip(alert.signature)}".`);
+        notes.push({ kind: 'other_message', rule: candidate.key, sensor: clip(alert.signature) });
       const classtype = candidate.details['classtype'];
-      if (typeof classtype === 'string') details.push(`Classtype: ${classtype}`);
+      if (typeof classtype === 'string') details.push(`classtype: ${classtype}`);
       matches.push({ rule: candidate.key, title: candidate.title, details });
     }
-    if (matches.length === 0) notes.push('None of the rules has this gid and sid.');
-  } else notes.push('No EVE record given: the signatures were only parsed.');
+    if (matches.length === 0) notes.push({ kind: 'no_rule_for_alert' });
+  } else notes.push({ kind: 'parsed_only' });
   return { rules: read.rules, problems: read.problems, matched: matches.length > 0, matches, notes };
 }
 
@@ -145,7 +149,7 @@ async function testYara(input: RuleTest): Promise<RuleTestAnswer> {
   const data = Buffer.from(input.file.content_base64, 'base64');
   const read = readCandidates('yara', input.source);
   const runnable = read.candidates.filter((c) => !c.unsupported);
-  const notes = [`The file ${input.file.name} is ${data.length} bytes.`];
+  const notes: RuleTestNote[] = [{ kind: 'file_scanned', name: input.file.name, bytes: data.length }];
   if (runnable.length === 0) return { ...read, matched: false, matches: [], notes };
   const sets = runnable.map((c, i) => ({ namespace: `rule${i}`, source: c.source }));
   const byNamespace = new Map(sets.map((s, i) => [s.namespace, runnable[i]!]));
@@ -160,13 +164,11 @@ async function testYara(input: RuleTest): Promise<RuleTestAnswer> {
     const found = await scanner.scan(data, { filename: input.file.name, filepath: input.file.name });
     const matches = found.map((m) => {
       const candidate = byNamespace.get(m.namespace);
-      const strings = m.strings
-        .slice(0, MAX_FIELDS_SHOWN)
-        .map((s) => `${s.identifier} at offset ${s.offset} (${s.length} bytes)`);
+      const strings = m.strings.slice(0, MAX_FIELDS_SHOWN).map((s) => `${s.identifier} @ ${s.offset} (${s.length})`);
       return {
         rule: candidate ? candidate.key : m.rule,
         title: m.rule,
-        details: [...(m.tags.length > 0 ? [`Tags: ${m.tags.join(', ')}`] : []), ...strings],
+        details: [...(m.tags.length > 0 ? [`tags: ${m.tags.join(', ')}`] : []), ...strings],
       };
     });
     return { rules: read.rules, problems: read.problems, matched: matches.length > 0, matches, notes };

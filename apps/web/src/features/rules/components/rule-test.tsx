@@ -6,9 +6,53 @@ import { useState } from 'react';
 import { DropZone } from '../../../components/form/drop-zone';
 import { FormError, fieldError } from '../../../components/form/form-error';
 import { formatBytes } from '../../../lib/bytes';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, type TFunction } from '../../../lib/i18n';
 import { Panel } from '../../../components/ui/panel';
 import { testFields, testRule, type RuleKind, type RuleTestAnswer } from '../api/rules';
+
+type RuleTestNote = RuleTestAnswer['notes'][number];
+
+/** One fact of the test's answer, worded in the reader's language. */
+export function noteText(note: RuleTestNote, t: TFunction, language: string): string {
+  switch (note.kind) {
+    case 'event_read': {
+      const action = note.action ?? t('rules.test.noteKinds.noAction');
+      return note.channel
+        ? t('rules.test.noteKinds.eventReadFrom', {
+            format: note.format,
+            action,
+            channel: note.channel,
+            code: note.code ?? '—',
+          })
+        : t('rules.test.noteKinds.eventRead', { format: note.format, action });
+    }
+    case 'log_sources':
+      return note.sources.length > 0
+        ? t('rules.test.noteKinds.logSources', { sources: note.sources.join(', ') })
+        : t('rules.test.noteKinds.notWindows');
+    case 'log_source_excludes':
+      return t('rules.test.noteKinds.logSourceExcludes', { title: note.title, source: note.source });
+    case 'detection_no_match':
+      return t('rules.test.noteKinds.detectionNoMatch', { title: note.title });
+    case 'eve_alert':
+      return t('rules.test.noteKinds.eveAlert', {
+        gid: note.gid,
+        sid: note.sid,
+        rev: note.rev === null ? '' : t('rules.test.noteKinds.eveRev', { rev: note.rev }),
+        signature: note.signature,
+      });
+    case 'no_rule_for_alert':
+      return t('rules.test.noteKinds.noRuleForAlert');
+    case 'parsed_only':
+      return t('rules.test.noteKinds.parsedOnly');
+    case 'other_revision':
+      return t('rules.test.noteKinds.otherRevision', { rule: note.rule, sensor: note.sensor, text: note.text });
+    case 'other_message':
+      return t('rules.test.noteKinds.otherMessage', { rule: note.rule, sensor: note.sensor });
+    case 'file_scanned':
+      return t('rules.test.noteKinds.fileScanned', { name: note.name, size: formatBytes(note.bytes, language) });
+  }
+}
 
 interface PickedSample {
   name: string;
@@ -150,7 +194,7 @@ export function RuleTest({ kind, source }: { kind: RuleKind; source: string }) {
 }
 
 function TestAnswer({ answer }: { answer: RuleTestAnswer }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const rules = answer.rules.map((rule) => rule.rule).join(', ');
   return (
     <Stack gap="xs" data-testid="rule-test-answer" data-matched={answer.matched}>
@@ -209,7 +253,7 @@ function TestAnswer({ answer }: { answer: RuleTestAnswer }) {
           </Text>
           <List size="sm" spacing={2}>
             {answer.notes.map((note, index) => (
-              <List.Item key={index}>{note}</List.Item>
+              <List.Item key={index}>{noteText(note, t, i18n.language)}</List.Item>
             ))}
           </List>
         </div>

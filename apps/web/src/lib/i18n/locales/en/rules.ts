@@ -159,6 +159,23 @@ export const rules = {
     match: 'Match of {{rule}}',
     notes: 'How the sample was read',
     unsupported: '{{rule}}: the engine cannot run it ({{reason}})',
+    noteKinds: {
+      eventRead: 'The event was read as {{format}} with the action {{action}}.',
+      eventReadFrom:
+        'The event was read as {{format}} with the action {{action}}, from the channel {{channel}}, event id {{code}}.',
+      logSources: 'Sigma log sources it falls under: {{sources}}.',
+      notWindows: 'It is not a Windows event: no Sigma rule for Windows applies to it.',
+      logSourceExcludes: '{{title}}: its log source ({{source}}) does not take this event.',
+      detectionNoMatch: '{{title}}: its detection does not match this event.',
+      eveAlert: 'The alert is gid {{gid}}, sid {{sid}}{{rev}}: “{{signature}}”.',
+      eveRev: ', rev {{rev}}',
+      noRuleForAlert: 'None of the rules has this gid and sid.',
+      parsedOnly: 'No EVE record given: the signatures were only parsed.',
+      otherRevision: '{{rule}}: the sensor ran rev {{sensor}}; this text is rev {{text}}.',
+      otherMessage: '{{rule}}: the sensor’s message differs: “{{sensor}}”.',
+      fileScanned: 'The file {{name}} ({{size}}) was scanned.',
+      noAction: '(none)',
+    },
   },
   thresholds: {
     title: 'threshold.config',
