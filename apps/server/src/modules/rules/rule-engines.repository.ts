@@ -159,11 +159,14 @@ export interface ThresholdCounter {
 
 /**
  * Reads a company's threshold counters of these keys, after taking the company's counter lock for
- * the rest of the transaction: batches of one company in several processes count in turn.
+ * the rest of the transaction: batches of one company in several processes count in turn. Keys are
+ * stored after the digest of the entries that made them (`digest|key`), so other entries' counters
+ * are never read.
  */
 export async function lockThresholdCounters(
   tx: Queryable,
   companyId: number,
+  digest: string,
   keys: readonly string[],
 ): Promise<Map<string, ThresholdCounter>> {
   await tx.query(sql`SELECT pg_advisory_xact_lock(${THRESHOLD_LOCK_BASE + companyId}::int8)`);
@@ -175,10 +178,10 @@ export async function lockThresholdCounters(
     next: number;
   }>(sql`
     SELECT counter_key, window_start, window_end, count, next FROM suricata_threshold_counters
-    WHERE company_id = ${companyId} AND counter_key = ANY(${[...keys]}::text[])`);
+    WHERE company_id = ${companyId} AND counter_key = ANY(${keys.map((k) => `${digest}|${k}`)}::text[])`);
   return new Map(
     rows.map((r) => [
-      r.counter_key,
+      r.counter_key.slice(digest.length + 1),
       {
         windowStart: Number(r.window_start),
         windowEnd: r.window_end === null ? Infinity : Number(r.window_end),
@@ -193,6 +196,7 @@ export async function lockThresholdCounters(
 export async function saveThresholdCounters(
   tx: Queryable,
   companyId: number,
+  digest: string,
   counters: ReadonlyMap<string, ThresholdCounter>,
   now: number,
 ): Promise<void> {
@@ -201,7 +205,7 @@ export async function saveThresholdCounters(
     await tx.query(sql`
       INSERT INTO suricata_threshold_counters AS c (company_id, counter_key, window_start, window_end, count, next)
       SELECT ${companyId}, k, s, e, n, x
-      FROM unnest(${entries.map(([k]) => k)}::text[], ${entries.map(([, c]) => c.windowStart)}::int8[],
+      FROM unnest(${entries.map(([k]) => `${digest}|${k}`)}::text[], ${entries.map(([, c]) => c.windowStart)}::int8[],
                   ${entries.map(([, c]) => (Number.isFinite(c.windowEnd) ? c.windowEnd : null))}::int8[],
                   ${entries.map(([, c]) => c.count)}::int4[], ${entries.map(([, c]) => c.next)}::int4[]) AS u(k, s, e, n, x)
       ON CONFLICT (company_id, counter_key) DO UPDATE

@@ -119,31 +119,30 @@ export class SuricataRuleStage implements DetectionStage {
     const ownDisabled = set.ownDisabled.get(ctx.companyId);
     const off = set.turnedOff.get(ctx.companyId);
     const detections: Detection[] = [];
-    const gateAlert = (stored: StoredEvent & { kind: 'network' }): GateAlert => {
-      const alert = stored.event.alert!;
-      return {
-        gid: alert.gid ?? 1,
-        sid: alert.signature_id,
-        srcIp: stored.event.src_ip ?? '',
-        destIp: stored.event.dest_ip ?? '',
-        timestamp: eveTimeMs(stored.event.timestamp),
-        flowId: stored.event.flow_id,
-      };
-    };
-    // The counters of this batch's alerts come from the database (every process counts on them),
-    // under the company's lock until the batch commits.
-    let latest = 0;
+    const inputs = new Map<StoredEvent, GateAlert & { timestamp: number }>();
     if (gate) {
+      // The counters of this batch's alerts come from the database (every process counts on them),
+      // under the company's lock until the batch commits.
       const keys = new Set<string>();
       for (const { stored } of alerts) {
-        const key = gate.gate.counterKey(gateAlert(stored));
-        if (key !== null) keys.add(`${gate.digest}|${key}`);
+        const alert = stored.event.alert!;
+        const input = {
+          gid: alert.gid ?? 1,
+          sid: alert.signature_id,
+          srcIp: stored.event.src_ip ?? '',
+          destIp: stored.event.dest_ip ?? '',
+          timestamp: eveTimeMs(stored.event.timestamp),
+          flowId: stored.event.flow_id,
+        };
+        inputs.set(stored, input);
+        const key = gate.gate.counterKey(input);
+        if (key !== null) keys.add(key);
       }
-      const counters = keys.size > 0 ? await lockThresholdCounters(ctx.tx, ctx.companyId, [...keys]) : new Map();
       gate.gate.useCounters(
-        new Map([...counters].map(([key, counter]) => [key.slice(gate.digest.length + 1), counter])),
+        keys.size > 0 ? await lockThresholdCounters(ctx.tx, ctx.companyId, gate.digest, [...keys]) : new Map(),
       );
     }
+    let latest = 0;
     for (const { stored, detection } of alerts) {
       const alert = stored.event.alert!;
       const key = `${alert.gid ?? 1}:${alert.signature_id}`;
@@ -154,16 +153,15 @@ export class SuricataRuleStage implements DetectionStage {
         rule = set.shared.get(key)!;
         if (off?.has(rule.rule.id)) continue;
       } else if (set.sharedDisabled.has(key)) continue;
-      if (gate) {
-        const input = gateAlert(stored);
-        if ((input.timestamp as number) > latest) latest = input.timestamp as number;
+      const input = inputs.get(stored);
+      if (gate && input) {
+        latest = Math.max(latest, input.timestamp);
         if (!gate.gate.decide(input).raised) continue;
       }
       detections.push(rule ? withRule(detection, rule, alert.rev) : detection);
     }
     if (gate && gate.gate.counters().size > 0) {
-      const counters = new Map([...gate.gate.counters()].map(([key, counter]) => [`${gate.digest}|${key}`, counter]));
-      await saveThresholdCounters(ctx.tx, ctx.companyId, counters, latest);
+      await saveThresholdCounters(ctx.tx, ctx.companyId, gate.digest, gate.gate.counters(), latest);
       gate.gate.useCounters(new Map());
     }
     await recordRuleHits(ctx.tx, hitsOfBatch(detections));
