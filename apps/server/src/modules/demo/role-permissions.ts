@@ -16,6 +16,10 @@ export const ANALYST_PERMISSIONS: Permission[] = [
   all('warehouse', ['view', 'download']),
   all('warehouse/hashes', ['view']),
   all('indicators', ['view', 'add', 'change', 'export']),
+  // The rule behind an alert is shown on its page.
+  all('rules/suricata', ['view']),
+  all('rules/sigma', ['view']),
+  all('rules/yara', ['view']),
 ];
 
 export const PROVIDER_LEAD_PERMISSIONS: Permission[] = [
@@ -25,6 +29,10 @@ export const PROVIDER_LEAD_PERMISSIONS: Permission[] = [
   all('companies', ['view', 'add', 'change']),
   all('appliances', ['view', 'add', 'change', 'delete']),
   all('matchers', ['view', 'add', 'change', 'delete']),
+  // Leads keep the detection content of every customer.
+  all('rules/suricata', ['view', 'add', 'change', 'delete', 'import', 'export']),
+  all('rules/sigma', ['view', 'add', 'change', 'delete', 'import']),
+  all('rules/yara', ['view', 'add', 'change', 'delete', 'import']),
   all('system_logs', ['view']),
 ];
 
@@ -39,5 +47,9 @@ export const CUSTOMER_ADMIN_PERMISSIONS: Permission[] = [
   all('users', ['view', 'add', 'change', 'delete', 'restore', 'reset_two_factor']),
   all('appliances', ['view', 'add', 'delete']),
   all('matchers', ['view', 'add', 'change', 'delete']),
+  // A customer turns the provider's rules off for its company, and keeps rules of its own.
+  all('rules/suricata', ['view', 'add', 'change', 'delete', 'import']),
+  all('rules/sigma', ['view', 'change', 'delete', 'import']),
+  all('rules/yara', ['view', 'change', 'delete', 'import']),
   all('system_logs', ['view']),
 ];
