@@ -243,15 +243,15 @@ describe('the dashboard', () => {
     expect(await widget('ingest_rate').getAttribute('data-size')).toBe('third');
 
     // Dragging a widget by its handle onto another puts it there (a tall window keeps both on screen).
+    // Positions are taken once every widget has its data: a loading widget is shorter, and a
+    // layout that moves between the measure and the press misses the grip on a busy machine.
     await page.setViewportSize({ width: 1440, height: 2000 });
+    await page.getByTestId('widget-loading').first().waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('widget-loading').count()).toBe(0);
     const dropped = saved('PUT');
-    const grip = await widget('top_destination_ips').getByTestId('widget-grip').boundingBox();
-    const target = await widget('open_incidents_by_severity').boundingBox();
-    if (!grip || !target) throw new Error('the widgets are not on screen');
-    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 12 });
-    await page.mouse.up();
+    await widget('top_destination_ips')
+      .getByTestId('widget-grip')
+      .dragTo(widget('open_incidents_by_severity'), { steps: 12 });
     await dropped;
     await page.reload();
     await page.getByTestId('dashboard-grid').waitFor();

@@ -214,11 +214,15 @@ export default function DashboardPage() {
     setDragOver(null);
   }, []);
   const drop = useCallback(
-    (index: number) => {
-      if (dragFrom !== null) move(dragFrom, index);
+    (index: number, draggedId: number | null) => {
+      // The drag data names the widget; the state set at dragstart is the fallback (a drop that
+      // comes before the render after dragstart still lands).
+      const fromData = draggedId === null ? -1 : list.findIndex((w) => w.id === draggedId);
+      const from = fromData >= 0 ? fromData : dragFrom;
+      if (from !== null) move(from, index);
       endDrag();
     },
-    [dragFrom, endDrag, move],
+    [dragFrom, endDrag, list, move],
   );
 
   const context = useMemo(

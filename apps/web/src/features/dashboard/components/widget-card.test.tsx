@@ -44,7 +44,7 @@ const acknowledge: WidgetData = {
   pending: 1,
 };
 
-function renderCards(widgets: Widget[]) {
+function renderCards(widgets: Widget[], handlers: Partial<WidgetCardProps> = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const props: Omit<WidgetCardProps, 'widget' | 'index'> = {
     count: widgets.length,
@@ -60,6 +60,7 @@ function renderCards(widgets: Widget[]) {
     onDragOver: vi.fn(),
     onDrop: vi.fn(),
     onDragEnd: vi.fn(),
+    ...handlers,
   };
   const wrap = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={client}>
@@ -127,5 +128,29 @@ describe('WidgetCard', () => {
       companyId: 7,
       limit: 5,
     });
+  });
+  it('names the dragged widget in the drag data, so a drop lands even before the page re-renders', async () => {
+    fetchWidgetData.mockResolvedValue(acknowledge);
+    const onDrop = vi.fn();
+    const onDragStart = vi.fn();
+    renderCards([widget(11, 'time_to_acknowledge'), widget(12, 'time_to_acknowledge')], { onDrop, onDragStart });
+    const data = new Map<string, string>();
+    const dataTransfer = {
+      effectAllowed: 'none',
+      dropEffect: 'none',
+      setData: (type: string, value: string) => data.set(type, value),
+      getData: (type: string) => data.get(type) ?? '',
+      setDragImage: () => undefined,
+    };
+    const grips = screen.getAllByTestId('widget-grip');
+    fireEvent.dragStart(grips[1]!, { dataTransfer });
+    expect(onDragStart).toHaveBeenCalledWith(1);
+    const cards = screen.getAllByTestId('widget');
+    fireEvent.drop(cards[0]!, { dataTransfer });
+    expect(onDrop).toHaveBeenCalledWith(0, 12);
+    // A drop of something else (a file, text from another page) names no widget.
+    data.clear();
+    fireEvent.drop(cards[0]!, { dataTransfer });
+    expect(onDrop).toHaveBeenLastCalledWith(0, null);
   });
 });

@@ -120,7 +120,8 @@ export interface WidgetCardProps {
   onRemove: (id: number) => void;
   onDragStart: (index: number) => void;
   onDragOver: (index: number) => void;
-  onDrop: (index: number) => void;
+  /** `draggedId` is the widget named by the drag data, when the drag came from a widget's grip. */
+  onDrop: (index: number, draggedId: number | null) => void;
   onDragEnd: () => void;
 }
 
@@ -149,7 +150,8 @@ export const WidgetCard = memo(function WidgetCard(props: WidgetCardProps) {
       onDrop={(event) => {
         if (!dragProps) return;
         event.preventDefault();
-        props.onDrop(index);
+        const dragged = Number.parseInt(event.dataTransfer.getData('application/x-vigil-widget'), 10);
+        props.onDrop(index, Number.isSafeInteger(dragged) ? dragged : null);
       }}
     >
       <header className="vigil-dash-card__header">
@@ -163,6 +165,7 @@ export const WidgetCard = memo(function WidgetCard(props: WidgetCardProps) {
               onDragStart={(event) => {
                 event.dataTransfer.effectAllowed = 'move';
                 event.dataTransfer.setData('text/plain', String(widget.id));
+                event.dataTransfer.setData('application/x-vigil-widget', String(widget.id));
                 const card = event.currentTarget.closest('section');
                 if (card) event.dataTransfer.setDragImage(card, 24, 24);
                 props.onDragStart(index);
