@@ -23,6 +23,8 @@ export class AhoCorasick {
     const next: Map<number, number>[] = [new Map()];
     const out: number[][] = [[]];
     needles.forEach((needle, index) => {
+      // An empty needle is never reported (it keeps its index, so the others keep theirs).
+      if (needle === '') return;
       let node = 0;
       for (let i = 0; i < needle.length; i++) {
         const c = needle.charCodeAt(i);
@@ -80,8 +82,11 @@ export class AhoCorasick {
     this.outStart[next.length] = o;
   }
 
-  /** Calls `hit` with the index of each needle found in the text (a needle may be reported more than once). */
-  search(text: string, hit: (needle: number) => void): void {
+  /**
+   * Adds to `found` each needle in the text not marked yet with `mark` in `marks`, and marks it:
+   * the engine's pass, with no call per occurrence (a common needle occurs many times in a text).
+   */
+  collect(text: string, marks: Uint32Array, mark: number, found: number[]): void {
     const { root, childStart, childKeys, childTargets, fail, outStart, outList } = this;
     let node = 0;
     for (let i = 0; i < text.length; i++) {
@@ -106,7 +111,13 @@ export class AhoCorasick {
         }
         node = fail[node]!;
       }
-      for (let k = outStart[node]!, end = outStart[node + 1]!; k < end; k++) hit(outList[k]!);
+      for (let k = outStart[node]!, end = outStart[node + 1]!; k < end; k++) {
+        const needle = outList[k]!;
+        if (marks[needle] !== mark) {
+          marks[needle] = mark;
+          found.push(needle);
+        }
+      }
     }
   }
 }
