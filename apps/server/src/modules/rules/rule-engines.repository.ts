@@ -129,19 +129,23 @@ export interface RuleHit {
   lastHitAt: string;
 }
 
-/** Adds a batch's rule matches to the daily counts, in one statement (rows for the same day add up). */
+/**
+ * Adds a batch's rule matches to the daily counts, in one statement (rows for the same day add
+ * up). Each connection writes rows of its own (`shard`: its backend's process id), so concurrent
+ * batches never wait for each other's commit on a shared counter; readers sum the rows.
+ */
 export async function recordRuleHits(tx: Queryable, hits: readonly RuleHit[]): Promise<void> {
   if (hits.length === 0) return;
   await tx.query(sql`
-    INSERT INTO rule_hits (company_id, rule_id, day, hits, last_hit_at)
-    SELECT c, r, d, sum(h), max(l)
+    INSERT INTO rule_hits (company_id, rule_id, day, hits, last_hit_at, shard)
+    SELECT c, r, d, sum(h), max(l), pg_backend_pid()
     FROM unnest(${hits.map((h) => h.companyId)}::int8[], ${hits.map((h) => h.ruleId)}::int8[],
                 ${hits.map((h) => h.day)}::date[], ${hits.map((h) => h.hits)}::int8[],
                 ${hits.map((h) => h.lastHitAt)}::timestamptz[]) AS u(c, r, d, h, l)
     -- A rule deleted since the stage loaded it has no counts to keep.
     WHERE EXISTS (SELECT 1 FROM rules WHERE rules.id = u.r)
     GROUP BY c, r, d
-    ON CONFLICT (rule_id, company_id, day) DO UPDATE
+    ON CONFLICT (rule_id, company_id, day, shard) DO UPDATE
       SET hits = rule_hits.hits + excluded.hits,
           last_hit_at = greatest(rule_hits.last_hit_at, excluded.last_hit_at)`);
 }
