@@ -161,4 +161,45 @@ describe('the detection pipeline', () => {
     expect(calls).toEqual(['detect:suricata']);
     expect(published).toEqual([]);
   });
+  it('stores batches of one company that wait together in one transaction, each answered as its own', async () => {
+    const companyId = await buildCompany(t.db, 'Pipeline Together');
+    const calls: string[] = [];
+    const seen: { companyId: number; ids: number[] }[] = [];
+    const published: LiveEvent[][] = [];
+    const { pipeline } = recordedPipeline(flowStage(calls, seen), calls, published);
+    const first = await pipeline.runBatch(networkBatch(companyId, 'together-0'));
+    calls.length = 0;
+    seen.length = 0;
+
+    // Eight at once: two run at once, and the six that wait go in together.
+    const keys = ['together-1', 'together-2', 'together-3', 'together-4', 'together-5', 'together-6', 'together-7'];
+    const results = await Promise.all([...keys, null].map((key) => pipeline.runBatch(networkBatch(companyId, key))));
+    // Fewer transactions than batches: the detection stages ran fewer times than there were batches.
+    expect(seen.length).toBeLessThan(results.length);
+    // Each batch has its own record and its own detections (an alert and a flow per batch).
+    expect(new Set([first, ...results].map((r) => r.batch_id)).size).toBe(9);
+    for (const r of results) expect(r).toMatchObject({ accepted: 2, detections: 2, duplicate: false });
+
+    // A retried key among batches that wait together: the retry gets its first answer, the others theirs.
+    const again = await Promise.all(
+      ['together-8', 'together-9', 'together-0', 'together-10', 'together-11'].map((key) =>
+        pipeline.runBatch(networkBatch(companyId, key)),
+      ),
+    );
+    expect(again[2]).toMatchObject({ duplicate: true, batch_id: first.batch_id, detections: 0 });
+    for (const r of [...again.slice(0, 2), ...again.slice(3)])
+      expect(r).toMatchObject({ duplicate: false, detections: 2 });
+    const counts = await t.db.query<{ events: number; batches: number; flows: number; alerts: number }>(sql`
+      SELECT (SELECT count(*)::int FROM network_events WHERE company_id = ${companyId}) AS events,
+             (SELECT count(*)::int FROM ingest_batches WHERE company_id = ${companyId}) AS batches,
+             (SELECT sum(count)::int FROM alerts WHERE company_id = ${companyId} AND title = 'Any flow') AS flows,
+             (SELECT count(*)::int FROM alerts WHERE company_id = ${companyId}) AS alerts`);
+    // Nothing stored twice, nothing lost: 13 batches of 2 events; every flow counted in one alert.
+    expect(counts.rows[0]).toEqual({ events: 26, batches: 13, flows: 13, alerts: 2 });
+    // Another company's batch is never part of this one's transaction.
+    const other = await buildCompany(t.db, 'Pipeline Apart');
+    seen.length = 0;
+    await Promise.all([pipeline.runBatch(networkBatch(other, null)), pipeline.runBatch(networkBatch(companyId, null))]);
+    expect(seen.map((s) => s.companyId).sort()).toEqual([companyId, other].sort());
+  });
 });

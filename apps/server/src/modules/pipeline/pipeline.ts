@@ -5,6 +5,7 @@ import type { LiveEvent } from '../live/live.bus';
 import type { DetectionStage } from './detection-stage';
 import type { Detection, NewAlert } from './detections';
 import { acceptedOf, DuplicateBatch, prepareBatch, storeBatch } from './store-batch';
+import type { StoredEvent } from './stored-events';
 
 /**
  * The detection pipeline. A batch goes, in ONE transaction,
@@ -15,7 +16,16 @@ import { acceptedOf, DuplicateBatch, prepareBatch, storeBatch } from './store-ba
  * built (app.ts, the composition root, wires alerts, incidents, matchers, the indicator index and
  * the live bus in); the pipeline imports none of those modules, and the stages share nothing but
  * the writes of the tables' owners (grouping and matchers change alerts through the alerts
- * service), so each can be built and tested on its own. It keeps no state between batches.
+ * service), so each can be built and tested on its own.
+ *
+ * Batches of one company that arrive while two transactions of its batches are in flight wait,
+ * and the next transaction takes those of one kind together (up to MAX_COMBINED_EVENTS events):
+ * stored, detected on and raised in one transaction, answered each with its own record once it
+ * has committed. Alerts that many batches fold into (a noisy rule on every host) are then
+ * updated once per transaction, not once per batch with each batch waiting for the previous one's
+ * commit on the same rows. A transaction of several batches that fails is run again batch by
+ * batch, so one batch's trouble (a retried Idempotency-Key, a bad record) stays its own. That
+ * queue is all the state the pipeline keeps between batches.
  */
 
 /** Raises and deduplicates alerts from detections in the caller's transaction (alerts/raise-alerts.ts). */
@@ -82,6 +92,27 @@ export interface DetectionPipeline {
 
 const nothingRaised = (): DetectionOutcome => ({ created: [], updated: [], live: [] });
 
+/**
+ * Batches of one company and kind that wait together are stored in one transaction, at most this
+ * many events in it.
+ */
+const MAX_COMBINED_EVENTS = 8_000;
+/** Transactions of one company's batches in flight at once, in one process. */
+const MAX_IN_FLIGHT = 2;
+
+interface Waiting {
+  input: BatchInput;
+  receivedAt: string;
+  resolve: (result: BatchResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One company's batches: those waiting, and how many transactions of its batches are in flight. */
+interface Lane {
+  waiting: Waiting[];
+  running: number;
+}
+
 export function createDetectionPipeline(parts: PipelineParts): DetectionPipeline {
   const { db, detectionStages, publish } = parts;
 
@@ -97,28 +128,58 @@ export function createDetectionPipeline(parts: PipelineParts): DetectionPipeline
     };
   };
 
-  const runBatch = async (input: BatchInput): Promise<BatchResult> => {
-    const { companyId, kind, idempotencyKey } = input;
-    const receivedAt = new Date().toISOString();
-    await prepareBatch(db, input, receivedAt);
-    let result: BatchResult;
+  /**
+   * Stores batches of one company in one transaction, detects on all their events and raises
+   * once: a batch's answer, and the alerts raised or updated by its transaction.
+   */
+  const runTogether = async (batches: readonly Waiting[]): Promise<BatchResult[]> => {
+    const { companyId } = batches[0]!.input;
+    for (const b of batches) await prepareBatch(db, b.input, b.receivedAt);
+    const results = await db.transaction(async (tx) => {
+      const stored: StoredEvent[] = [];
+      const records: { batchId: number; from: number; to: number }[] = [];
+      for (const b of batches) {
+        const one = await storeBatch(tx, b.input, b.receivedAt);
+        records.push({ batchId: one.batchId, from: stored.length, to: stored.length + one.stored.length });
+        for (const e of one.stored) stored.push(e);
+      }
+      const detections: Detection[] = [];
+      const ctx = { companyId, tx };
+      for (const stage of detectionStages) for (const d of await stage.detect(ctx, stored)) detections.push(d);
+      const raised = await raise(tx, detections);
+      // Each batch's own detections, by the events they came from.
+      const counts = records.length === 1 ? [detections.length] : records.map(() => 0);
+      if (records.length > 1) {
+        const position = new Map<string, number>();
+        stored.forEach((e, i) => position.set(`${e.kind}:${e.id}`, i));
+        for (const d of detections) {
+          const at = position.get(`${d.event.kind}:${d.event.id}`);
+          const index = at === undefined ? -1 : records.findIndex((r) => at >= r.from && at < r.to);
+          if (index >= 0) counts[index]! += 1;
+        }
+      }
+      return batches.map((b, i): BatchResult => ({
+        accepted: acceptedOf(b.input),
+        rejected: b.input.rejected,
+        batch_id: records[i]!.batchId,
+        duplicate: false,
+        detections: counts[i]!,
+        alerts: { created: raised.created, updated: raised.updated },
+        // Published once for the transaction, below.
+        live: i === 0 ? raised.live : [],
+      }));
+    });
+    // Committed: tell the consoles about new alerts and incidents.
+    const live = results[0]!.live;
+    if (live.length > 0) await publish(live);
+    return results;
+  };
+
+  /** One batch in its own transaction; a batch stored before under its key answers as then. */
+  const runAlone = async (waiting: Waiting): Promise<BatchResult> => {
+    const { companyId, kind, idempotencyKey } = waiting.input;
     try {
-      result = await db.transaction(async (tx) => {
-        const { batchId, stored } = await storeBatch(tx, input, receivedAt);
-        const detections: Detection[] = [];
-        const ctx = { companyId, tx };
-        for (const stage of detectionStages) detections.push(...(await stage.detect(ctx, stored)));
-        const raised = await raise(tx, detections);
-        return {
-          accepted: acceptedOf(input),
-          rejected: input.rejected,
-          batch_id: batchId,
-          duplicate: false,
-          detections: detections.length,
-          alerts: { created: raised.created, updated: raised.updated },
-          live: raised.live,
-        };
-      });
+      return (await runTogether([waiting]))[0]!;
     } catch (error) {
       if (error instanceof DuplicateBatch && idempotencyKey !== null) {
         const existing = await findBatch(db, companyId, kind, idempotencyKey);
@@ -127,10 +188,71 @@ export function createDetectionPipeline(parts: PipelineParts): DetectionPipeline
       }
       throw error;
     }
-    // Committed: tell the consoles about new alerts and incidents.
-    if (result.live.length > 0) await publish(result.live);
-    return result;
   };
+
+  const run = async (batches: Waiting[]): Promise<void> => {
+    if (batches.length > 1) {
+      let results: BatchResult[] | null = null;
+      try {
+        results = await runTogether(batches);
+      } catch {
+        // A retried key, or any other failure: each batch alone, so one batch's trouble is its own.
+        results = null;
+      }
+      if (results) {
+        batches.forEach((b, i) => b.resolve(results[i]!));
+        return;
+      }
+    }
+    for (const b of batches) {
+      try {
+        b.resolve(await runAlone(b));
+      } catch (error) {
+        b.reject(error);
+      }
+    }
+  };
+
+  // Per company: its batches' transactions in flight, and those waiting for one.
+  const lanes = new Map<number, Lane>();
+  const pump = (companyId: number, lane: Lane) => {
+    while (lane.running < MAX_IN_FLIGHT && lane.waiting.length > 0) {
+      // The first waiting batch, and those of its kind after it that fit.
+      const first = lane.waiting[0]!;
+      const together: Waiting[] = [];
+      let events = 0;
+      lane.waiting = lane.waiting.filter((w) => {
+        const n = acceptedOf(w.input);
+        const fits =
+          w === first ||
+          (w.input.kind === first.input.kind &&
+            w.input.kind !== 'mail' &&
+            events + n <= MAX_COMBINED_EVENTS &&
+            !together.some(
+              (t) => t.input.idempotencyKey !== null && t.input.idempotencyKey === w.input.idempotencyKey,
+            ));
+        if (!fits) return true;
+        together.push(w);
+        events += n;
+        return false;
+      });
+      lane.running++;
+      void run(together).finally(() => {
+        lane.running--;
+        if (lane.running === 0 && lane.waiting.length === 0) lanes.delete(companyId);
+        else pump(companyId, lane);
+      });
+    }
+  };
+
+  const runBatch = (input: BatchInput): Promise<BatchResult> =>
+    new Promise<BatchResult>((resolve, reject) => {
+      const receivedAt = new Date().toISOString();
+      let lane = lanes.get(input.companyId);
+      if (lane === undefined) lanes.set(input.companyId, (lane = { waiting: [], running: 0 }));
+      lane.waiting.push({ input, receivedAt, resolve, reject });
+      pump(input.companyId, lane);
+    });
 
   return { stageNames: detectionStages.map((stage) => stage.name), runBatch, raise, publish };
 }
