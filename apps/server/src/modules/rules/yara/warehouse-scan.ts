@@ -15,6 +15,7 @@ import {
   placesSeen,
   recordScans,
   sightingsOf,
+  yaraRulesetVersion,
   YARA_SCAN_JOB,
   type FileSighting,
   type NewYaraMatch,
@@ -55,6 +56,23 @@ interface LoadedRules {
   scanner: YaraScanner | null;
   turnedOff: Set<string>;
 }
+
+/** Files read for a scan, with the companies' sightings of them and the names mails gave them. */
+interface ReadBatch {
+  files: PendingFile[];
+  sightings: FileSighting[];
+  mailNames: Map<string, string[]>;
+}
+
+/** What a batch's scans found, before it is written. */
+interface ScannedBatch {
+  files: number;
+  skipped: number;
+  scans: ScanRecord[];
+  kept: { match: NewYaraMatch; rule: StoredYaraRule; file: PendingFile; sighting: FileSighting }[];
+}
+
+type BatchCounts = Pick<ScanRunResult, 'scanned' | 'skipped' | 'matches' | 'raised'>;
 
 export interface ScanRunResult {
   ruleset: string;
@@ -150,7 +168,21 @@ export class WarehouseScan {
     if (result.more) await this.db.transaction((tx) => enqueueJobOnce(tx, YARA_SCAN_JOB));
   }
 
+  /** The rule store's version the loaded rules were read at. */
+  private version: string | null = null;
+
+  /** The rules to scan with: one small statement when the store has not changed since. */
   private async rules(): Promise<LoadedRules> {
+    const version = await yaraRulesetVersion(this.db);
+    if (this.loaded && this.version === version) return this.loaded;
+    // A load already under way may have read an older version: the next call checks again.
+    const fresh = this.loading === null;
+    const loaded = await this.readRules();
+    if (fresh) this.version = version;
+    return loaded;
+  }
+
+  private async readRules(): Promise<LoadedRules> {
     // Ids and revisions first: the sources are read only when the rules changed.
     const keys = await loadYaraRulesetKeys(this.db);
     const digest = rulesetDigest(keys.rules, keys.turnedOff);
@@ -212,54 +244,80 @@ export class WarehouseScan {
       raised: 0,
       more: false,
     };
-    // Files are walked in id order; the next batch is read while this one is scanned. A walk that
-    // reaches the end starts once more from the beginning, for files whose ids committed late.
+    // Files are walked in id order; the next batch (files and sightings) is read while this one
+    // is scanned, and a batch is written while the next one is scanned. A walk that reaches the
+    // end starts once more from the beginning, for files whose ids committed late.
     let afterId = 0;
-    const read = (after: number) =>
-      pendingFiles(this.db, loaded.digest, after, this.options.batchSize, this.options.maxFileBytes);
-    let next: Promise<PendingFile[]> | null = null;
-    for (;;) {
-      if (Date.now() - started > this.options.budgetMs) {
-        result.more = true;
-        break;
-      }
-      const files = await (next ?? read(afterId));
-      next = null;
-      if (files.length === 0) {
-        // Every scanned file gets its scan row, so a walk from the start that finds none is the end.
-        if (afterId === 0) break;
-        afterId = 0;
-        continue;
-      }
-      afterId = files[files.length - 1]!.id;
-      next = read(afterId);
-      // An unhandled rejection of the read ahead must not end the process; it is awaited next turn.
-      next.catch(() => undefined);
-      const batch = await this.scanBatch(loaded, files);
-      result.scanned += batch.scanned;
-      result.skipped += batch.skipped;
-      result.matches += batch.matches;
-      result.raised += batch.raised;
-      // A set changed during the run: the rest is scanned with the new one, from the beginning.
-      const now = await this.rules();
-      if (now.digest !== loaded.digest) {
-        loaded = now;
-        result.ruleset = now.digest;
-        await next.catch(() => undefined);
+    const read = async (after: number): Promise<ReadBatch> => {
+      const files = await pendingFiles(
+        this.db,
+        loaded.digest,
+        after,
+        this.options.batchSize,
+        this.options.maxFileBytes,
+      );
+      if (files.length === 0) return { files, sightings: [], mailNames: new Map() };
+      const hashes = files.map((f) => f.sha256);
+      const [sightings, mailNames] = await Promise.all([
+        sightingsOf(this.db, hashes),
+        attachmentNames(this.db, hashes),
+      ]);
+      return { files, sightings, mailNames };
+    };
+    const add = (counts: BatchCounts) => {
+      result.scanned += counts.scanned;
+      result.skipped += counts.skipped;
+      result.matches += counts.matches;
+      result.raised += counts.raised;
+    };
+    let next: Promise<ReadBatch> | null = null;
+    let writing: Promise<BatchCounts> | null = null;
+    try {
+      for (;;) {
+        if (Date.now() - started > this.options.budgetMs) {
+          result.more = true;
+          break;
+        }
+        const batch = await (next ?? read(afterId));
         next = null;
-        afterId = 0;
+        if (batch.files.length === 0) {
+          // Every scanned file gets its scan row, so a walk from the start that finds none is the end.
+          if (writing) add(await writing);
+          writing = null;
+          if (afterId === 0) break;
+          afterId = 0;
+          continue;
+        }
+        afterId = batch.files[batch.files.length - 1]!.id;
+        next = read(afterId);
+        // An unhandled rejection of the read ahead must not end the process; it is awaited next turn.
+        next.catch(() => undefined);
+        const scanned = await this.scanFiles(loaded, batch);
+        if (writing) add(await writing);
+        writing = this.writeBatch(loaded, scanned);
+        writing.catch(() => undefined);
+        // A set changed during the run: the rest is scanned with the new one, from the beginning.
+        const now = await this.rules();
+        if (now.digest !== loaded.digest) {
+          loaded = now;
+          result.ruleset = now.digest;
+          await next.catch(() => undefined);
+          next = null;
+          afterId = 0;
+        }
       }
+      if (writing) add(await writing);
+      writing = null;
+    } finally {
+      await next?.catch(() => undefined);
+      await writing?.catch(() => undefined);
     }
-    await next?.catch(() => undefined);
     return result;
   }
 
-  private async scanBatch(
-    loaded: LoadedRules,
-    files: readonly PendingFile[],
-  ): Promise<{ scanned: number; skipped: number; matches: number; raised: number }> {
-    const hashes = files.map((f) => f.sha256);
-    const [sightings, mailNames] = await Promise.all([sightingsOf(this.db, hashes), attachmentNames(this.db, hashes)]);
+  /** Scans a batch's files: the scan row of each, and the matches each company keeps. */
+  private async scanFiles(loaded: LoadedRules, batch: ReadBatch): Promise<ScannedBatch> {
+    const { files, sightings, mailNames } = batch;
     const bySha = new Map<string, FileSighting[]>();
     for (const s of sightings) {
       const list = bySha.get(s.sha256);
@@ -269,7 +327,7 @@ export class WarehouseScan {
     const scans: ScanRecord[] = [];
     /** The last sighting of a file this scan covers: a later one (a company new to it) asks for another. */
     const through = (sha256: string) => Math.max(0, ...(bySha.get(sha256) ?? []).map((s) => s.id));
-    const kept: { match: NewYaraMatch; rule: StoredYaraRule; file: PendingFile; sighting: FileSighting }[] = [];
+    const kept: ScannedBatch['kept'] = [];
     let skipped = 0;
     for (const file of files) {
       if (file.content === null) {
@@ -312,6 +370,12 @@ export class WarehouseScan {
           kept.push({ ...m, file, sighting });
       }
     }
+    return { files: files.length, skipped, scans, kept };
+  }
+
+  /** Writes a scanned batch in one transaction: scan rows, new matches, and the alerts they raise. */
+  private async writeBatch(loaded: LoadedRules, scanned: ScannedBatch): Promise<BatchCounts> {
+    const { scans, kept } = scanned;
     const detections: Detection[] = [];
     const outcome = await this.db.transaction(async (tx) => {
       const fresh = await insertMatches(
@@ -330,7 +394,12 @@ export class WarehouseScan {
       return detections.length > 0 ? this.pipeline.raise(tx, detections) : null;
     });
     if (outcome && outcome.live.length > 0) await this.pipeline.publish(outcome.live);
-    return { scanned: files.length - skipped, skipped, matches: kept.length, raised: detections.length };
+    return {
+      scanned: scanned.files - scanned.skipped,
+      skipped: scanned.skipped,
+      matches: kept.length,
+      raised: detections.length,
+    };
   }
 }
 

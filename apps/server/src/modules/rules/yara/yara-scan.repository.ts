@@ -21,6 +21,22 @@ export async function loadEnabledYaraRules(
 }
 
 /** Ids and revisions only: enough for the ruleset digest. */
+/**
+ * A fingerprint of the enabled YARA rules (ids and revisions) and of the companies' turned-off
+ * ones, in one statement that answers one row: the same while neither changed, however the
+ * change was written.
+ */
+export async function yaraRulesetVersion(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ version: string }>(sql`
+    SELECT concat_ws('/',
+      (SELECT concat_ws(':', count(*), coalesce(bit_xor(hashtextextended(id::text || ':' || revision::text, 0)), 0))
+         FROM rules WHERE kind = 'yara' AND enabled AND unsupported IS NULL),
+      (SELECT concat_ws(':', count(*), coalesce(bit_xor(hashtextextended(s.company_id::text || ':' || s.rule_id::text, 0)), 0))
+         FROM rule_company_settings s JOIN rules r ON r.id = s.rule_id
+        WHERE r.kind = 'yara' AND r.scope = 'all' AND r.enabled AND NOT s.enabled)) AS version`);
+  return rows[0]?.version ?? '';
+}
+
 export async function loadYaraRulesetKeys(
   db: Queryable,
 ): Promise<{ rules: { id: number; revision: number }[]; turnedOff: RuleTurnedOff[] }> {
