@@ -60,6 +60,31 @@ describe('YaraScanner', () => {
     expect(data.subarray(14, 26).toString()).toBe('eval($_POST[');
   });
 
+  it('scans large data handed over in a file as it scans data sent in the message', async () => {
+    const big = await YaraScanner.open([{ namespace: 'webshells.yar', source: WEBSHELL }], { timeoutMs: 10_000 });
+    try {
+      const head = Buffer.from('<?php ');
+      const body = Buffer.alloc(300 * 1024, 0x20);
+      const tail = Buffer.from('eval($_POST["cmd"]); ?>');
+      const data = Buffer.concat([head, body, tail]);
+      const matches = await big.scan(data, { filename: 'big.php' });
+      expect(matches.map((m) => [m.rule, m.strings.map((x) => [x.identifier, x.offset])])).toEqual([
+        [
+          'Test_WebShell',
+          [
+            ['$eval', head.length + body.length],
+            ['$tag', 0],
+          ],
+        ],
+      ]);
+      // Small data next, then large again: each scan reads its own bytes.
+      expect(await big.scan(Buffer.from('<?php echo 1; ?>'))).toEqual([]);
+      expect(await big.scan(Buffer.concat([head, body]))).toEqual([]);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('matches nothing in data without the patterns', async () => {
     expect(await scanner.scan(Buffer.from('<?php echo "hello"; ?>'))).toEqual([]);
   });

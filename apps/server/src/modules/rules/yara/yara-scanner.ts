@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { checkYaraSource, compilerOptions, type YaraExternals } from './yara-compile';
 import { metaObject, parseYaraSource, type YaraMetaValue } from './yara-source';
@@ -67,10 +69,10 @@ process.on('message', (m) => {
       }
       process.send({ type: 'ready' });
     } else if (m.type === 'scan') {
-      const data = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
+      const data = m.path ? null : Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
       const out = [];
       for (const s of sets) {
-        for (const r of s.rules.scan(data, m.vars)) {
+        for (const r of data ? s.rules.scan(data, m.vars) : s.rules.scanFile(m.path, m.vars)) {
           out.push({
             namespace: s.namespace,
             rule: r.ruleIdentifier,
@@ -92,6 +94,9 @@ type ChildMessage =
   | { type: 'ready' }
   | { type: 'result'; id: number; matches: Omit<YaraScanMatch, 'meta'>[] }
   | { type: 'error'; id?: number; message: string };
+
+/** Data from this size on is handed to the scanning process in a file, not in the message. */
+const HAND_OVER_BYTES = 64 * 1024;
 
 /** A short type name from the first bytes, for rules that test `filetype`. */
 export function guessFileType(data: Buffer): string {
@@ -130,6 +135,8 @@ export class YaraScanner {
   private readonly maxMatches: number;
   private readonly startTimeoutMs: number;
   private readonly meta = new Map<string, Record<string, YaraMetaValue>>();
+  /** A folder of this scanner's own where data is handed to the scanning process (made when first needed). */
+  private handOver: string | null = null;
 
   private constructor(
     private readonly sets: readonly YaraRuleSet[],
@@ -180,6 +187,29 @@ export class YaraScanner {
     this.closed = true;
     await this.queue;
     this.stopChild();
+    if (this.handOver) rmSync(this.handOver, { recursive: true, force: true });
+    this.handOver = null;
+  }
+
+  /**
+   * Where the scanning process reads data of this size, or null to send it in the message. Data
+   * over the IPC channel is copied into a message and read back in chunks (about 100 MB/s); a
+   * file in memory-backed storage is written and read at memory speed. One file serves every
+   * scan: scans run one after another.
+   */
+  private handOverPath(data: Buffer): string | null {
+    if (data.length < HAND_OVER_BYTES) return null;
+    if (this.handOver === null) {
+      const base = process.platform === 'linux' ? '/dev/shm' : os.tmpdir();
+      try {
+        this.handOver = mkdtempSync(path.join(base, 'vigil-yara-'));
+      } catch {
+        this.handOver = mkdtempSync(path.join(os.tmpdir(), 'vigil-yara-'));
+      }
+    }
+    const file = path.join(this.handOver, 'data');
+    writeFileSync(file, data, { mode: 0o600 });
+    return file;
   }
 
   private stopChild(): void {
@@ -271,7 +301,8 @@ export class YaraScanner {
       };
       child.on('message', onMessage);
       child.once('exit', onExit);
-      child.send({ type: 'scan', id, data, vars });
+      const file = this.handOverPath(data);
+      child.send(file === null ? { type: 'scan', id, data, vars } : { type: 'scan', id, path: file, vars });
     });
     return answer.matches.map((m) => ({ ...m, meta: this.meta.get(`${m.namespace}\0${m.rule}`) ?? {} }));
   }
