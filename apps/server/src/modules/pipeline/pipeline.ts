@@ -4,12 +4,13 @@ import { findBatch, type BatchInput } from '../ingest/ingest.service';
 import type { LiveEvent } from '../live/live.bus';
 import type { DetectionStage } from './detection-stage';
 import type { Detection, NewAlert } from './detections';
+import type { InventoryStep } from './inventory-step';
 import { acceptedOf, DuplicateBatch, prepareBatch, storeBatch } from './store-batch';
 
 /**
  * The detection pipeline. A batch goes, in ONE transaction,
  *
- *   store → detect (each detection stage in turn) → raise → group → match
+ *   store → inventory (assets) → detect (each detection stage in turn) → raise → group → match
  *
  * and, once committed, → publish. Every stage is a function or object it is given when it is
  * built (app.ts, the composition root, wires alerts, incidents, matchers, the indicator index and
@@ -30,6 +31,8 @@ export type NewAlertStage = (tx: Queryable, alerts: readonly NewAlert[]) => Prom
 /** What the pipeline is built from. */
 export interface PipelineParts {
   db: Database;
+  /** Run on every batch after store, in this order: what the events say about the estate. */
+  inventorySteps: readonly InventoryStep[];
   /** Run on every batch, in this order; adding a detection engine is one more entry. */
   detectionStages: readonly DetectionStage[];
   raise: RaiseStage;
@@ -83,7 +86,7 @@ export interface DetectionPipeline {
 const nothingRaised = (): DetectionOutcome => ({ created: [], updated: [], live: [] });
 
 export function createDetectionPipeline(parts: PipelineParts): DetectionPipeline {
-  const { db, detectionStages, publish } = parts;
+  const { db, inventorySteps, detectionStages, publish } = parts;
 
   const raise = async (tx: Queryable, detections: readonly Detection[]): Promise<DetectionOutcome> => {
     if (detections.length === 0) return nothingRaised();
@@ -107,6 +110,7 @@ export function createDetectionPipeline(parts: PipelineParts): DetectionPipeline
         const { batchId, stored } = await storeBatch(tx, input, receivedAt);
         const detections: Detection[] = [];
         const ctx = { companyId, tx };
+        for (const step of inventorySteps) await step.run(ctx, stored);
         for (const stage of detectionStages) detections.push(...(await stage.detect(ctx, stored)));
         const raised = await raise(tx, detections);
         return {
