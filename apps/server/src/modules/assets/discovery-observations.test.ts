@@ -111,4 +111,14 @@ describe('what events say about machines', () => {
     ]);
     expect(observationsOf([dns, flow], networksOf([]))).toEqual([]);
   });
+
+  it('makes one observation of events that say the same, spanning their times', () => {
+    const at = (ts: string) => ({ ...endpoint({ host: { name: 'PC2', ip: [], os: null } }), ts });
+    const seen = observationsOf(
+      [at('2026-11-20T10:00:05.5Z'), at('2026-11-20T09:59:59Z'), at('2026-11-20T10:00:05.25Z')],
+      networksOf([]),
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ first: '2026-11-20T09:59:59.000Z', last: '2026-11-20T10:00:05.500Z' });
+  });
 });

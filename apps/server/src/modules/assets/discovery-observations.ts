@@ -17,7 +17,9 @@ export interface Observation {
   kind: AssetKind | null;
   /** Who reported it: `endpoint:<agent id or host>`, `eve:<sensor>`. */
   source: string;
-  seen: string;
+  /** The first and the last sighting in the batch (canonical ISO 8601, so they compare as text). */
+  first: string;
+  last: string;
 }
 
 /** A company's internal networks as a matcher of addresses. */
@@ -111,96 +113,77 @@ function ecsExtras(event: EndpointEvent): { agentId: string | null; macs: string
   return { agentId, macs: [...new Set(macs)] };
 }
 
-function fromEndpoint(event: EndpointEvent, seen: string): Observation[] {
+/** A sighting's observations before the batch's span of them is known. */
+type Sighting = Omit<Observation, 'first' | 'last' | 'ip'> & { ip: { ip: string; source: IpHostSource } | null };
+
+function endpointSightings(event: EndpointEvent): Sighting[] {
   const host = splitHostName(event.host.name);
   const { agentId, macs } = ecsExtras(event);
   if (!host && !agentId) return [];
-  const os = splitOs(event.host.os);
   const base = {
     nameKey: host?.nameKey ?? null,
     name: host?.name ?? null,
     fqdn: host?.fqdn ?? null,
     agentId,
-    os,
+    os: splitOs(event.host.os),
     kind: kindOfOs(event.host.os),
     source: `endpoint:${(agentId ?? host?.nameKey ?? '').slice(0, 200)}`,
-    seen,
   };
-  const ips = [...new Set(event.host.ip.map((ip) => ip.toLowerCase()))].filter(isUsableAddress);
-  const out: Observation[] = [{ ...base, mac: macs[0] ?? null, ip: null }];
+  const out: Sighting[] = [{ ...base, mac: macs[0] ?? null, ip: null }];
   for (const mac of macs.slice(1)) out.push({ ...base, mac, ip: null });
-  for (const ip of ips) out.push({ ...base, mac: null, ip: { ip, source: 'endpoint', until: seen } });
+  for (const ip of new Set(event.host.ip.map((a) => a.toLowerCase()))) {
+    if (isUsableAddress(ip)) out.push({ ...base, mac: null, ip: { ip, source: 'endpoint' } });
+  }
   return out;
 }
 
 const sensorSource = (event: NetworkEvent) => `eve:${(event.host ?? 'sensor').slice(0, 200)}`;
+const nothing = { nameKey: null, name: null, fqdn: null, mac: null, agentId: null, os: null, kind: null } as const;
 
-function fromDhcp(event: NetworkEvent, seen: string): Observation[] {
-  const dhcp = event.dhcp;
-  const mac = normaliseMac(dhcp?.client_mac);
-  if (!dhcp || !mac) return [];
+function dhcpSighting(event: NetworkEvent, dhcp: NonNullable<NetworkEvent['dhcp']>, mac: string): Sighting {
   const host = splitHostName(dhcp.hostname);
   const acked = (dhcp.dhcp_type ?? '').toLowerCase() === 'ack';
-  const assigned =
-    acked && dhcp.assigned_ip && isUsableAddress(dhcp.assigned_ip) ? dhcp.assigned_ip.toLowerCase() : null;
-  const until = new Date(Date.parse(seen) + (dhcp.lease_time ?? 0) * 1000).toISOString();
-  return [
-    {
-      nameKey: host?.nameKey ?? null,
-      name: host?.name ?? null,
-      fqdn: host?.fqdn ?? null,
-      mac,
-      agentId: null,
-      ip: assigned ? { ip: assigned, source: 'dhcp', until } : null,
-      os: null,
-      kind: null,
-      source: sensorSource(event),
-      seen,
-    },
-  ];
+  const ip = acked && dhcp.assigned_ip && isUsableAddress(dhcp.assigned_ip) ? dhcp.assigned_ip.toLowerCase() : null;
+  return {
+    ...nothing,
+    nameKey: host?.nameKey ?? null,
+    name: host?.name ?? null,
+    fqdn: host?.fqdn ?? null,
+    mac,
+    ip: ip ? { ip, source: 'dhcp' } : null,
+    source: sensorSource(event),
+  };
 }
 
-function fromDns(event: NetworkEvent, seen: string, networks: Networks): Observation[] {
-  const out: Observation[] = [];
-  for (const answer of event.dns?.answers ?? []) {
-    const type = (answer.rrtype ?? '').toUpperCase();
-    if (type !== 'A' && type !== 'AAAA') continue;
-    const ip = (answer.rdata ?? '').toLowerCase();
-    const host = splitHostName(answer.rrname);
-    if (!host || !isUsableAddress(ip) || !networks.has(ip)) continue;
-    out.push({
-      ...host,
-      mac: null,
-      agentId: null,
-      ip: { ip, source: 'dns', until: seen },
-      os: null,
-      kind: null,
-      source: sensorSource(event),
-      seen,
-    });
-  }
-  return out;
-}
+/**
+ * Gathers a batch's sightings by what they say: an event that says what an earlier one said only
+ * widens the span (first, last, and until when the address is held), so the work per event is a
+ * key and a map lookup, and what the plan reads does not grow with the batch.
+ */
+class Sightings {
+  private readonly byKey = new Map<string, { sightings: Sighting[]; first: number; last: number; until: number }>();
 
-function fromFlow(event: NetworkEvent, seen: string, networks: Networks): Observation[] {
-  const out: Observation[] = [];
-  for (const address of [event.src_ip, event.dest_ip]) {
-    const ip = (address ?? '').toLowerCase();
-    if (!isUsableAddress(ip) || !networks.has(ip)) continue;
-    out.push({
-      nameKey: null,
-      name: null,
-      fqdn: null,
-      mac: null,
-      agentId: null,
-      ip: { ip, source: 'flow', until: seen },
-      os: null,
-      kind: 'other',
-      source: sensorSource(event),
-      seen,
-    });
+  add(key: string, ts: string, holdMs: number, make: () => Sighting[]): void {
+    const at = Date.parse(ts);
+    const held = this.byKey.get(key);
+    if (held) {
+      if (at < held.first) held.first = at;
+      if (at > held.last) held.last = at;
+      if (at + holdMs > held.until) held.until = at + holdMs;
+      return;
+    }
+    this.byKey.set(key, { sightings: make(), first: at, last: at, until: at + holdMs });
   }
-  return out;
+
+  observations(): Observation[] {
+    const out: Observation[] = [];
+    for (const { sightings, first, last, until } of this.byKey.values()) {
+      const span = { first: new Date(first).toISOString(), last: new Date(last).toISOString() };
+      const held = new Date(until).toISOString();
+      for (const s of sightings) out.push({ ...s, ...span, ip: s.ip ? { ...s.ip, until: held } : null });
+    }
+    return out;
+  }
 }
 
 /** Whether a batch holds events whose reading needs the company's networks (DNS answers, flows). */
@@ -212,18 +195,57 @@ export function needsNetworks(events: readonly StoredEvent[]): boolean {
  * What a batch's events say about machines: endpoint events (host name, addresses, OS, ECS agent id
  * and MACs), EVE `dhcp` records (host name, MAC, the address an ACK gives until its lease ends), EVE
  * `dns` answers naming an address inside the company's networks, and EVE `flow` records with an
- * address inside them. Other events say nothing.
+ * address inside them. Other events say nothing. Events that say the same are one observation
+ * spanning their times.
  */
 export function observationsOf(events: readonly StoredEvent[], networks: Networks): Observation[] {
-  const out: Observation[] = [];
+  const found = new Sightings();
+  const internal = new Map<string, boolean>();
+  const inside = (address: string | null): string | null => {
+    if (address === null || networks.empty) return null;
+    let yes = internal.get(address);
+    if (yes === undefined) {
+      yes = isUsableAddress(address) && networks.has(address);
+      internal.set(address, yes);
+    }
+    return yes ? address.toLowerCase() : null;
+  };
   for (const stored of events) {
-    if (stored.kind === 'endpoint') out.push(...fromEndpoint(stored.event, stored.ts));
-    else if (stored.kind === 'network') {
-      const type = stored.event.event_type;
-      if (type === 'dhcp') out.push(...fromDhcp(stored.event, stored.ts));
-      else if (!networks.empty && type === 'dns') out.push(...fromDns(stored.event, stored.ts, networks));
-      else if (!networks.empty && type === 'flow') out.push(...fromFlow(stored.event, stored.ts, networks));
+    if (stored.kind === 'endpoint') {
+      const { host, raw, source_format: format } = stored.event;
+      const extras =
+        format === 'ecs' ? `${String(field(raw, 'agent', 'id'))}|${String(field(raw, 'host', 'mac'))}` : '';
+      const key = `e|${host.name}|${host.os}|${host.ip.join(',')}|${extras}`;
+      found.add(key, stored.ts, 0, () => endpointSightings(stored.event));
+    } else if (stored.kind === 'network') {
+      const event = stored.event;
+      const type = event.event_type;
+      const dhcp = event.dhcp;
+      if (type === 'dhcp' && dhcp) {
+        const mac = normaliseMac(dhcp.client_mac);
+        if (!mac) continue;
+        const key = `d|${event.host}|${mac}|${dhcp.hostname}|${dhcp.dhcp_type}|${dhcp.assigned_ip}`;
+        found.add(key, stored.ts, (dhcp.lease_time ?? 0) * 1000, () => [dhcpSighting(event, dhcp, mac)]);
+      } else if (type === 'dns' && !networks.empty) {
+        for (const answer of event.dns?.answers ?? []) {
+          const rrtype = (answer.rrtype ?? '').toUpperCase();
+          const ip = rrtype === 'A' || rrtype === 'AAAA' ? inside(answer.rdata) : null;
+          const host = ip ? splitHostName(answer.rrname) : null;
+          if (!ip || !host) continue;
+          found.add(`n|${event.host}|${host.fqdn ?? host.name}|${ip}`, stored.ts, 0, () => [
+            { ...nothing, ...host, ip: { ip, source: 'dns' }, source: sensorSource(event) },
+          ]);
+        }
+      } else if (type === 'flow' && !networks.empty) {
+        for (const address of [event.src_ip, event.dest_ip]) {
+          const ip = inside(address);
+          if (!ip) continue;
+          found.add(`f|${event.host}|${ip}`, stored.ts, 0, () => [
+            { ...nothing, kind: 'other', ip: { ip, source: 'flow' }, source: sensorSource(event) },
+          ]);
+        }
+      }
     }
   }
-  return out;
+  return found.observations();
 }

@@ -16,7 +16,8 @@ const seen = (o: Partial<Observation>): Observation => ({
   os: null,
   kind: null,
   source: 'eve:sensor',
-  seen: T1,
+  first: T1,
+  last: T1,
   ...o,
 });
 const host = (name: string, o: Partial<Observation> = {}) => seen({ name, nameKey: name.toLowerCase(), ...o });
@@ -43,7 +44,12 @@ describe('planDiscovery', () => {
       [
         host('PC1', { mac: 'aa:00:00:00:00:01' }),
         seen({ mac: 'aa:00:00:00:00:01', ip: { ip: '10.0.0.5', source: 'dhcp', until: T2 } }),
-        host('pc1', { ip: { ip: '10.0.0.6', source: 'endpoint', until: T2 }, seen: T2, source: 'endpoint:pc1' }),
+        host('pc1', {
+          ip: { ip: '10.0.0.6', source: 'endpoint', until: T2 },
+          first: T2,
+          last: T2,
+          source: 'endpoint:pc1',
+        }),
       ],
       [],
       noPins,
@@ -73,7 +79,7 @@ describe('planDiscovery', () => {
     expect(byAgent.changed.map((a) => a.id)).toEqual([3]);
     const byMac = planDiscovery([host('pc1', { mac: 'aa:00:00:00:00:02' })], assets, noPins);
     expect(byMac.changed.map((a) => a.id)).toEqual([2]);
-    const byName = planDiscovery([host('PC1', { seen: T2 })], assets, noPins);
+    const byName = planDiscovery([host('PC1', { first: T2, last: T2 })], assets, noPins);
     expect(byName.changed).toMatchObject([{ id: 1, lastSeen: T2 }]);
   });
 

@@ -75,7 +75,9 @@ function groupsOf(observations: readonly Observation[]): Observation[][] {
   const groups = new Map<number, Observation[]>();
   observations.forEach((o, i) => {
     const root = find(i);
-    groups.set(root, [...(groups.get(root) ?? []), o]);
+    const group = groups.get(root);
+    if (group) group.push(o);
+    else groups.set(root, [o]);
   });
   return [...groups.values()];
 }
@@ -124,9 +126,9 @@ export function planDiscovery(
     const ref = refOf(to);
     const key = `${'id' in ref ? `i${ref.id}` : `c${ref.created}`}|${ip}|${source}`;
     const held = claims.get(key);
-    if (!held) claims.set(key, { asset: ref, ip, mac: o.mac, source, firstSeen: o.seen, lastSeen: until });
+    if (!held) claims.set(key, { asset: ref, ip, mac: o.mac, source, firstSeen: o.first, lastSeen: until });
     else {
-      held.firstSeen = earlier(held.firstSeen, o.seen)!;
+      held.firstSeen = earlier(held.firstSeen, o.first)!;
       if (until > held.lastSeen) {
         held.lastSeen = until;
         held.mac = o.mac ?? held.mac;
@@ -135,7 +137,7 @@ export function planDiscovery(
   };
 
   const absorb = (record: NewAsset | KnownAsset, group: readonly Observation[], renameAddressNamed: boolean) => {
-    const latest = [...group].sort((a, b) => (a.seen < b.seen ? 1 : -1));
+    const latest = [...group].sort((a, b) => (a.last < b.last ? 1 : -1));
     const named = latest.find((o) => o.name !== null);
     if (renameAddressNamed && named?.name) record.name = named.name;
     for (const o of group) {
@@ -144,8 +146,8 @@ export function planDiscovery(
       if (!pins.source.has(o.source) || pins.source.get(o.source) === ('id' in record ? record.id : -1)) {
         addTo(record.sources, o.source);
       }
-      record.firstSeen = earlier(record.firstSeen, o.seen);
-      record.lastSeen = later(record.lastSeen, o.seen);
+      record.firstSeen = earlier(record.firstSeen, o.first);
+      record.lastSeen = later(record.lastSeen, o.last);
     }
     const fqdn = latest.find((o) => o.fqdn)?.fqdn;
     if (record.fqdn === '' && fqdn) record.fqdn = fqdn;
