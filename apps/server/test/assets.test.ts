@@ -257,6 +257,10 @@ describe('networks', () => {
     expect(Object.keys(bad.body.errors)).toEqual(['cidrs.0']);
     expect((await bob.get(`/api/assets/networks/?company_id=${alpha}`)).status).toBe(404);
     expect((await bob.get('/api/assets/networks/')).body).toEqual({ company_id: beta, cidrs: [] });
+    const { rows } = await t.db.query<{ changes: { cidrs: { after: string[] } } }>(
+      sql`SELECT changes FROM system_logs WHERE object_type = 'company_networks' AND company_id = ${alpha}`,
+    );
+    expect(rows.map((r) => r.changes.cidrs.after)).toEqual([['10.1.0.0/16', 'fd00::/8']]);
   });
 });
 
@@ -445,6 +449,20 @@ describe('merge and split', () => {
     expect((await alice.get<Asset>(`/api/assets/${split.body.created.id}/`)).body.ips).toEqual(['10.1.0.11']);
     const resolved = await alice.get<{ asset: Asset }>('/api/assets/ip_hosts/resolve/?ip=10.1.0.11');
     expect(resolved.body.asset.id).toBe(split.body.created.id);
+
+    // A source split out: the endpoint's events go on to the new asset, not back to the old one.
+    const [race] = await byName('RACE-PC');
+    const bySource = await alice.post<{ from: Asset; created: Asset }>(`/api/assets/${race!.id}/split/`, {
+      name: 'RACE-PC-agent',
+      sources: ['endpoint:race-pc'],
+    });
+    expect(bySource.status).toBe(201);
+    await ingest('alpha', 'endpoint', [
+      { ...ecs(minutesAgo(1)), host: { name: 'RACE-PC', ip: ['10.1.9.3'] }, agent: undefined },
+    ]);
+    expect((await alice.get<Asset>(`/api/assets/${race!.id}/`)).body.sources).toEqual([]);
+    const moved = await alice.get<Asset>(`/api/assets/${bySource.body.created.id}/`);
+    expect(moved.body).toMatchObject({ sources: ['endpoint:race-pc'], ips: ['10.1.9.3'] });
   });
 });
 
