@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation } from './discovery-observations';
-import { planDiscovery, type KnownAsset, type Pins } from './discovery-plan';
+import { blankAsset, planDiscovery, type KnownAsset, type Pins } from './discovery-plan';
 
 const noPins: Pins = { ip: new Map(), mac: new Map(), source: new Map() };
 const T1 = '2026-11-20T10:00:00.000Z';
@@ -22,17 +22,9 @@ const seen = (o: Partial<Observation>): Observation => ({
 });
 const host = (name: string, o: Partial<Observation> = {}) => seen({ name, nameKey: name.toLowerCase(), ...o });
 const known = (id: number, o: Partial<KnownAsset>): KnownAsset => ({
+  ...blankAsset(`asset-${id}`, 'other'),
   id,
-  name: `asset-${id}`,
   nameKey: `asset-${id}`,
-  kind: 'other',
-  osName: '',
-  osVersion: '',
-  ips: [],
-  macs: [],
-  fqdn: '',
-  agentId: '',
-  sources: [],
   firstSeen: T1,
   lastSeen: T1,
   ...o,

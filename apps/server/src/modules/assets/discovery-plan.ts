@@ -50,6 +50,23 @@ export interface DiscoveryPlan {
 
 type Target = { known: KnownAsset } | { created: number };
 
+/** An asset with a name and a kind and nothing else yet. */
+export function blankAsset(name: string, kind: AssetKind): NewAsset {
+  return {
+    name,
+    kind,
+    osName: '',
+    osVersion: '',
+    ips: [],
+    macs: [],
+    fqdn: '',
+    agentId: '',
+    sources: [],
+    firstSeen: null,
+    lastSeen: null,
+  };
+}
+
 const earlier = (a: string | null, b: string) => (a === null || b < a ? b : a);
 const later = (a: string | null, b: string) => (a === null || b > a ? b : a);
 const addTo = (list: string[], value: string) => {
@@ -163,19 +180,7 @@ export function planDiscovery(
   };
 
   const create = (group: readonly Observation[], name: string, kind: AssetKind): Target => {
-    created.push({
-      name,
-      kind,
-      osName: '',
-      osVersion: '',
-      ips: [],
-      macs: [],
-      fqdn: '',
-      agentId: '',
-      sources: [],
-      firstSeen: null,
-      lastSeen: null,
-    });
+    created.push(blankAsset(name, kind));
     const target: Target = { created: created.length - 1 };
     absorb(created[created.length - 1]!, group, false);
     return target;
