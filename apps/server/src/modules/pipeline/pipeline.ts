@@ -10,7 +10,7 @@ import { acceptedOf, DuplicateBatch, prepareBatch, storeBatch } from './store-ba
 /**
  * The detection pipeline. A batch goes, in ONE transaction,
  *
- *   store → inventory (assets) → detect (each detection stage in turn) → raise → group → match
+ *   store → detect (each detection stage in turn) → raise → group → match → inventory (assets)
  *
  * and, once committed, → publish. Every stage is a function or object it is given when it is
  * built (app.ts, the composition root, wires alerts, incidents, matchers, the indicator index and
@@ -31,7 +31,7 @@ export type NewAlertStage = (tx: Queryable, alerts: readonly NewAlert[]) => Prom
 /** What the pipeline is built from. */
 export interface PipelineParts {
   db: Database;
-  /** Run on every batch after store, in this order: what the events say about the estate. */
+  /** Run on every batch last before the commit, in this order: what the events say about the estate. */
   inventorySteps: readonly InventoryStep[];
   /** Run on every batch, in this order; adding a detection engine is one more entry. */
   detectionStages: readonly DetectionStage[];
@@ -110,9 +110,10 @@ export function createDetectionPipeline(parts: PipelineParts): DetectionPipeline
         const { batchId, stored } = await storeBatch(tx, input, receivedAt);
         const detections: Detection[] = [];
         const ctx = { companyId, tx };
-        for (const step of inventorySteps) await step.run(ctx, stored);
         for (const stage of detectionStages) detections.push(...(await stage.detect(ctx, stored)));
         const raised = await raise(tx, detections);
+        // Last in the transaction: a step's per-company lock is then held only until the commit.
+        for (const step of inventorySteps) await step.run(ctx, stored);
         return {
           accepted: acceptedOf(input),
           rejected: input.rejected,
