@@ -8,7 +8,8 @@
  * For EVE and ECS batches (BENCH_BATCH lines, default 1000; BENCH_ROUNDS rounds of BENCH_BATCHES
  * batches, defaults 5 and 40) it times: parsing and normalising the lines; turning the events
  * into COPY data (UTF-8 bytes, as the pipeline sends them); Suricata and policy-indicator
- * detection against BENCH_INDICATORS (default 100,000) indicators in the in-memory index. The
+ * detection against BENCH_INDICATORS (default 100,000) indicators in the in-memory index; asset
+ * discovery's reading and planning in memory (its few statements per batch are not timed here). The
  * baseline is `JSON.parse` of the same lines alone, timed in the same run: the least any reading
  * of them costs. Prints the median µs per event of each stage over the rounds.
  */
@@ -26,6 +27,8 @@ import {
   writeNetworkRow,
 } from '../apps/server/src/modules/ingest/storage';
 import { suricataDetections } from '../apps/server/src/modules/pipeline/suricata-stage';
+import { networksOf, observationsOf } from '../apps/server/src/modules/assets/discovery-observations';
+import { planDiscovery } from '../apps/server/src/modules/assets/discovery-plan';
 import type { StoredEvent } from '../apps/server/src/modules/pipeline/stored-events';
 import { batchBody, endpointLine, eveLine } from './lib/ingest-lines';
 
@@ -69,6 +72,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main(): Promise<void> {
   const index = indicators();
+  const networks = networksOf(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']);
+  const noPins = { ip: new Map<string, number>(), mac: new Map<string, number>(), source: new Map<string, number>() };
   const kinds = [
     { name: 'EVE', bodies: Array.from({ length: batches }, (_, b) => batchBody(eveLine, b, batchLines)) },
     {
@@ -80,16 +85,23 @@ async function main(): Promise<void> {
     `\nbench/ingest-cpu — ${batches} batches of ${batchLines} lines, ${rounds} rounds, ${indicatorCount.toLocaleString('en-US')} indicators`,
   );
   console.log('µs per event (median of rounds)\n');
-  console.log('kind  JSON.parse  parse+normalise  COPY text  detection  pipeline  pipeline/JSON.parse');
+  console.log('kind  JSON.parse  parse+normalise  COPY text  detection  discovery  pipeline  pipeline/JSON.parse');
   for (const kind of kinds) {
     const buffers = kind.bodies.map((b) => Buffer.from(b));
-    const times: Record<'json' | 'parse' | 'copy' | 'detect', number[]> = { json: [], parse: [], copy: [], detect: [] };
+    const times: Record<'json' | 'parse' | 'copy' | 'detect' | 'discover', number[]> = {
+      json: [],
+      parse: [],
+      copy: [],
+      detect: [],
+      discover: [],
+    };
     let id = 1;
     for (let round = 0; round <= rounds; round += 1) {
       let json = 0;
       let parse = 0;
       let copy = 0;
       let detect = 0;
+      let discover = 0;
       let events = 0;
       for (const buffer of buffers) {
         let t = performance.now();
@@ -126,6 +138,10 @@ async function main(): Promise<void> {
         suricataDetections(stored);
         detectWithIndex(index, 1, stored);
         detect += performance.now() - t;
+
+        t = performance.now();
+        planDiscovery(observationsOf(stored, networks), [], noPins);
+        discover += performance.now() - t;
       }
       if (round === 0) continue; // warm-up
       const per = (ms: number) => (ms * 1000) / events;
@@ -133,17 +149,19 @@ async function main(): Promise<void> {
       times.parse.push(per(parse));
       times.copy.push(per(copy));
       times.detect.push(per(detect));
+      times.discover.push(per(discover));
     }
-    const [json, parse, copy, detect] = [times.json, times.parse, times.copy, times.detect].map(median) as [
-      number,
-      number,
-      number,
-      number,
-    ];
-    const pipeline = parse + copy + detect;
+    const [json, parse, copy, detect, discover] = [
+      times.json,
+      times.parse,
+      times.copy,
+      times.detect,
+      times.discover,
+    ].map(median) as [number, number, number, number, number];
+    const pipeline = parse + copy + detect + discover;
     const cell = (v: number, width: number) => v.toFixed(1).padStart(width);
     console.log(
-      `${kind.name.padEnd(4)} ${cell(json, 11)} ${cell(parse, 16)} ${cell(copy, 10)} ${cell(detect, 10)} ${cell(pipeline, 9)} ${(pipeline / json).toFixed(1).padStart(20)}×`,
+      `${kind.name.padEnd(4)} ${cell(json, 11)} ${cell(parse, 16)} ${cell(copy, 10)} ${cell(detect, 10)} ${cell(discover, 10)} ${cell(pipeline, 9)} ${(pipeline / json).toFixed(1).padStart(20)}×`,
     );
   }
   console.log(`\nCOPY text: ${(copiedBytes / 1e6).toFixed(0)} MB in all`);

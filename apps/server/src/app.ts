@@ -32,6 +32,7 @@ import { registerLive } from './modules/live/live.routes';
 import { registerMail } from './modules/mail/mail.routes';
 import { applyMatchers } from './modules/matchers/apply-matchers';
 import { registerMatchers } from './modules/matchers/matchers.routes';
+import { assetDiscoveryStep } from './modules/assets/asset-discovery';
 import { createDetectionPipeline, type DetectionPipeline } from './modules/pipeline/pipeline';
 import { SigmaStage } from './modules/rules/sigma-stage';
 import { SuricataRuleStage } from './modules/rules/suricata-rule-stage';
@@ -41,6 +42,7 @@ import { registerYaraScan } from './modules/rules/yara/yara-scan.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
 import { registerUnits } from './modules/units/units.routes';
+import { registerAssets } from './modules/assets/assets.routes';
 import { registerMe } from './modules/users/me.routes';
 import { registerUsers } from './modules/users/users.routes';
 import { installSecurityHeaders } from './modules/web/security-headers';
@@ -74,6 +76,7 @@ export function buildDetectionPipeline(parts: {
   return createDetectionPipeline({
     db: parts.db,
     // Each stage object holds its own compiled rules and threshold counters, made here once per app.
+    inventorySteps: [assetDiscoveryStep],
     detectionStages: [new SuricataRuleStage(), parts.sigma ?? new SigmaStage(), indicatorStage(parts.indicators)],
     raise: (tx, detections) => raiseAlerts(tx, detections, { dedupWindowMinutes: parts.dedupWindowMinutes }),
     group: groupNewAlerts,
@@ -96,6 +99,7 @@ const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerUsers,
   registerRoles,
   registerUnits,
+  registerAssets,
   registerSessions,
   registerIngest,
   registerEvents,

@@ -75,6 +75,7 @@ function recordedPipeline(
 ): { pipeline: DetectionPipeline; handed: number[][] } {
   const handed: number[][] = [];
   const pipeline = createDetectionPipeline({
+    inventorySteps: [],
     db: t.db,
     detectionStages: [
       { name: 'suricata', detect: (ctx, events) => (calls.push('detect:suricata'), suricataStage.detect(ctx, events)) },

@@ -14,6 +14,8 @@ export * from './auth';
 export * from './events';
 export * from './endpoint-actions';
 export * from './alerts';
+export * from './assets';
+export * from './csv-import';
 export * from './incidents';
 export * from './matchers';
 export * from './ingest';

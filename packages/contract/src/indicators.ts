@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { alertSeveritySchema } from './alerts';
+import { csvImportAnswerSchema, csvImportRejectionSchema, type CsvImportRejection } from './csv-import';
 
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
@@ -136,19 +137,10 @@ export const indicatorCsvColumns = [
   'description',
 ] as const;
 
-export const indicatorImportRejectionSchema = z.object({
-  /** 1-based line number in the file (the header is row 1). */
-  row: z.number().int(),
-  field: z.string(),
-  reason: z.string(),
-});
-export type IndicatorImportRejection = z.infer<typeof indicatorImportRejectionSchema>;
+export const indicatorImportRejectionSchema = csvImportRejectionSchema;
+export type IndicatorImportRejection = CsvImportRejection;
 
-export const indicatorImportAnswerSchema = z.object({
-  created: z.number().int(),
-  updated: z.number().int(),
-  rejected: z.array(indicatorImportRejectionSchema),
-});
+export const indicatorImportAnswerSchema = csvImportAnswerSchema;
 export type IndicatorImportAnswer = z.infer<typeof indicatorImportAnswerSchema>;
 
 /** Answer of a bulk delete: how many of the named indicators (in the caller's scope) were deleted. */

@@ -17,6 +17,25 @@ export const endpoints = {
     comment: ref<typeof declared.alerts.comment>('POST', '/api/alerts/:id/comments/'),
     bulk: ref<typeof declared.alerts.bulk>('POST', '/api/alerts/bulk/'),
   },
+  assets: {
+    list: listRef<typeof declared.assets.list>('POST', '/api/assets/check/', { basename: 'assets', orderings: ['name', 'last_seen', 'first_seen', 'criticality', 'created_at', 'id'], defaultOrdering: ['name'], filters: { archived: 'boolean', company_id: 'numbers', criticality: 'strings', ip: 'string', kind: 'strings', search: 'string', tag: 'strings', unit_id: 'numbers' } }),
+    count: ref<typeof declared.assets.count>('POST', '/api/assets/count/'),
+    get: ref<typeof declared.assets.get>('GET', '/api/assets/:id/'),
+    create: ref<typeof declared.assets.create>('POST', '/api/assets/'),
+    update: ref<typeof declared.assets.update>('PATCH', '/api/assets/:id/'),
+    archive: ref<typeof declared.assets.archive>('POST', '/api/assets/:id/archive/'),
+    unarchive: ref<typeof declared.assets.unarchive>('POST', '/api/assets/:id/unarchive/'),
+    merge: ref<typeof declared.assets.merge>('POST', '/api/assets/merge/'),
+    split: ref<typeof declared.assets.split>('POST', '/api/assets/:id/split/'),
+    import: ref<typeof declared.assets.import>('POST', '/api/assets/import/'),
+    networks: ref<typeof declared.assets.networks>('GET', '/api/assets/networks/'),
+    setNetworks: ref<typeof declared.assets.setNetworks>('PUT', '/api/assets/networks/'),
+    ipHosts: {
+      list: listRef<typeof declared.assets.ipHosts.list>('POST', '/api/assets/ip_hosts/check/', { basename: 'assets/ip_hosts', orderings: ['last_seen', 'first_seen', 'ip', 'id'], defaultOrdering: ['-last_seen'], filters: { asset_id: 'numbers', at: 'string', company_id: 'numbers', ip: 'string', seen_from: 'string', seen_to: 'string', source: 'strings' } }),
+      count: ref<typeof declared.assets.ipHosts.count>('POST', '/api/assets/ip_hosts/count/'),
+      resolve: ref<typeof declared.assets.ipHosts.resolve>('GET', '/api/assets/ip_hosts/resolve/'),
+    },
+  },
   audit: {
     systemLogs: {
       list: listRef<typeof declared.audit.systemLogs.list>('POST', '/api/system_logs/check/', { basename: 'system_logs', orderings: ['date_time', 'action', 'object_type', 'username', 'id'], defaultOrdering: ['-date_time'], filters: { action: 'strings', company_id: 'numbers', date_time_from: 'string', date_time_to: 'string', object_id: 'strings', object_type: 'strings', search: 'string', user_id: 'numbers' } }),

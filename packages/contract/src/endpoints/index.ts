@@ -1,6 +1,7 @@
 import type { EndpointSpec } from '../endpoint';
 import { docsEndpoints } from './docs';
 import { alertEndpoints } from './alerts';
+import { assetEndpoints } from './assets';
 import { auditEndpoints } from './audit';
 import { authEndpoints } from './auth';
 import { companyEndpoints } from './companies';
@@ -30,6 +31,7 @@ import { yaraScanEndpoints } from './yara-scans';
 export const endpoints = {
   docs: docsEndpoints,
   alerts: alertEndpoints,
+  assets: assetEndpoints,
   audit: auditEndpoints,
   auth: authEndpoints,
   companies: companyEndpoints,

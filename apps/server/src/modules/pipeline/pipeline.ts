@@ -4,13 +4,14 @@ import { findBatch, type BatchInput } from '../ingest/ingest.service';
 import type { LiveEvent } from '../live/live.bus';
 import type { DetectionStage } from './detection-stage';
 import type { Detection, NewAlert } from './detections';
+import type { InventoryStep } from './inventory-step';
 import { acceptedOf, DuplicateBatch, prepareBatch, storeBatch } from './store-batch';
 import type { StoredEvent } from './stored-events';
 
 /**
  * The detection pipeline. A batch goes, in ONE transaction,
  *
- *   store → detect (each detection stage in turn) → raise → group → match
+ *   store → detect (each detection stage in turn) → raise → group → match → inventory (assets)
  *
  * and, once committed, → publish. Every stage is a function or object it is given when it is
  * built (app.ts, the composition root, wires alerts, incidents, matchers, the indicator index and
@@ -40,6 +41,8 @@ export type NewAlertStage = (tx: Queryable, alerts: readonly NewAlert[]) => Prom
 /** What the pipeline is built from. */
 export interface PipelineParts {
   db: Database;
+  /** Run on every batch last before the commit, in this order: what the events say about the estate. */
+  inventorySteps: readonly InventoryStep[];
   /** Run on every batch, in this order; adding a detection engine is one more entry. */
   detectionStages: readonly DetectionStage[];
   raise: RaiseStage;
@@ -114,7 +117,7 @@ interface Lane {
 }
 
 export function createDetectionPipeline(parts: PipelineParts): DetectionPipeline {
-  const { db, detectionStages, publish } = parts;
+  const { db, inventorySteps, detectionStages, publish } = parts;
 
   const raise = async (tx: Queryable, detections: readonly Detection[]): Promise<DetectionOutcome> => {
     if (detections.length === 0) return nothingRaised();
@@ -147,6 +150,8 @@ export function createDetectionPipeline(parts: PipelineParts): DetectionPipeline
       const ctx = { companyId, tx };
       for (const stage of detectionStages) for (const d of await stage.detect(ctx, stored)) detections.push(d);
       const raised = await raise(tx, detections);
+      // Last in the transaction: a step's per-company lock is then held only until the commit.
+      for (const step of inventorySteps) await step.run(ctx, stored);
       // Each batch's own detections, by the events they came from.
       const counts = records.length === 1 ? [detections.length] : records.map(() => 0);
       if (records.length > 1) {
