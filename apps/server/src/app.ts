@@ -41,6 +41,7 @@ import { registerYaraScan } from './modules/rules/yara/yara-scan.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
 import { registerUnits } from './modules/units/units.routes';
+import { registerEmployees } from './modules/employees/employees.routes';
 import { registerMe } from './modules/users/me.routes';
 import { registerUsers } from './modules/users/users.routes';
 import { installSecurityHeaders } from './modules/web/security-headers';
@@ -96,6 +97,7 @@ const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerUsers,
   registerRoles,
   registerUnits,
+  registerEmployees,
   registerSessions,
   registerIngest,
   registerEvents,

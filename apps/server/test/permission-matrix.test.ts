@@ -89,6 +89,7 @@ function allBut(basename: string, action: string) {
 function fixtureKey(url: string): string | null {
   if (url.startsWith('/api/roles/')) return 'role';
   if (url.startsWith('/api/units/')) return 'unit';
+  if (url.startsWith('/api/employees/')) return 'employee';
   if (url.startsWith('/api/widgets/')) return 'widget';
   if (url.startsWith('/api/companies/')) return 'company';
   if (url.startsWith('/api/users/')) return 'user';
@@ -157,6 +158,10 @@ beforeAll(async () => {
       sql`INSERT INTO units (company_id, name) VALUES (${company}, 'Fixture unit') RETURNING id`,
     );
     fixtures[side].unit = unit.rows[0]!.id;
+    const employee = await t.db.query<{ id: number }>(
+      sql`INSERT INTO employees (company_id, full_name) VALUES (${company}, 'Fixture employee') RETURNING id`,
+    );
+    fixtures[side].employee = employee.rows[0]!.id;
     // A widget of the company's fixture user: the holder of a widgets permission finds only its own (404).
     const widget = await t.db.query<{ id: number }>(
       sql`INSERT INTO widgets (company_id, user_id, kind, size, position)

@@ -23,6 +23,7 @@ export * from './graph';
 export * from './widgets';
 export * from './investigation';
 export * from './yara-scans';
+export * from './employees';
 export * from './endpoint';
 export * from './endpoints/index';
 export { filterKind, filterKinds } from './client/filter-kinds';

@@ -49,6 +49,18 @@ export const endpoints = {
     replace: ref<typeof declared.companies.replace>('PUT', '/api/companies/:id/'),
     update: ref<typeof declared.companies.update>('PATCH', '/api/companies/:id/'),
   },
+  employees: {
+    list: listRef<typeof declared.employees.list>('POST', '/api/employees/check/', { basename: 'employees', orderings: ['full_name', 'department', 'created_at', 'updated_at', 'id'], defaultOrdering: ['full_name'], filters: { account: 'string', archived: 'boolean', company_id: 'numbers', department: 'strings', email: 'string', id: 'numbers', manager_id: 'numbers', search: 'string', unit_id: 'numbers' } }),
+    count: ref<typeof declared.employees.count>('POST', '/api/employees/count/'),
+    resolve: ref<typeof declared.employees.resolve>('GET', '/api/employees/resolve/'),
+    get: ref<typeof declared.employees.get>('GET', '/api/employees/:id/'),
+    activity: ref<typeof declared.employees.activity>('GET', '/api/employees/:id/activity/'),
+    create: ref<typeof declared.employees.create>('POST', '/api/employees/'),
+    update: ref<typeof declared.employees.update>('PATCH', '/api/employees/:id/'),
+    archive: ref<typeof declared.employees.archive>('POST', '/api/employees/:id/archive/'),
+    restore: ref<typeof declared.employees.restore>('POST', '/api/employees/:id/restore/'),
+    import: ref<typeof declared.employees.import>('POST', '/api/employees/import/'),
+  },
   events: {
     network: {
       list: listRef<typeof declared.events.network.list>('POST', '/api/network/check/', { basename: 'network', orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: { app_proto: 'strings', batch_id: 'numbers', community_id: 'string', company_id: 'numbers', dest_ip: 'strings', dest_port: 'numbers', dhcp_assigned_ip: 'strings', dhcp_hostname: 'string', dhcp_mac: 'strings', dns_rrname: 'string', event_type: 'strings', file_sha256: 'string', file_stored: 'boolean', http_hostname: 'string', ip: 'strings', proto: 'strings', search: 'string', sensor: 'strings', severity: 'strings', signature_id: 'numbers', smtp_address: 'string', src_ip: 'strings', src_port: 'numbers', ssh_software: 'string', tls_serial: 'string', tls_sni: 'string', ts_from: 'string', ts_to: 'string' } }),

@@ -4,6 +4,7 @@ import { alertEndpoints } from './alerts';
 import { auditEndpoints } from './audit';
 import { authEndpoints } from './auth';
 import { companyEndpoints } from './companies';
+import { employeeEndpoints } from './employees';
 import { eventEndpoints } from './events';
 import { graphEndpoints } from './graph';
 import { healthEndpoints } from './health';
@@ -33,6 +34,7 @@ export const endpoints = {
   audit: auditEndpoints,
   auth: authEndpoints,
   companies: companyEndpoints,
+  employees: employeeEndpoints,
   events: eventEndpoints,
   graph: graphEndpoints,
   health: healthEndpoints,

@@ -2,8 +2,9 @@ import { endpoints, indicatorImportJsonSchema, indicatorImportTargetSchema } fro
 import type { FastifyInstance } from 'fastify';
 import type { ModuleDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
+import { acceptCsvImportBodies, csvImportInput } from '../../http/csv-body';
 import { route, type EndpointOptions } from '../../http/endpoints';
-import { notFound, parseOrThrow, ValidationError } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { registerList } from '../../list/list-routes';
 import { auditContextOf } from '../audit/audit.service';
 import { writeIndicatorCsv } from './indicator-csv';
@@ -95,34 +96,13 @@ export async function registerIndicators(app: FastifyInstance, deps: ModuleDeps)
 
   // The import takes text/csv (target in the query string) or JSON {csv, company_id, all_companies}.
   await app.register(async (scope) => {
-    scope.addContentTypeParser(
-      ['text/csv', 'text/plain'],
-      { parseAs: 'string', bodyLimit: IMPORT_MAX_BYTES },
-      (_r, body, done) => done(null, body),
-    );
-    scope.addContentTypeParser(
-      'application/json',
-      { parseAs: 'string', bodyLimit: IMPORT_MAX_BYTES },
-      (_r, body, done) => {
-        try {
-          done(null, JSON.parse(String(body)) as unknown);
-        } catch {
-          done(ValidationError.field('non_field_errors', 'The body is not valid JSON.'), undefined);
-        }
-      },
-    );
+    acceptCsvImportBodies(scope, IMPORT_MAX_BYTES);
     route(
       scope,
       api.import,
       async ({ request }) => {
-        const actor = requireActor(request);
-        const audit = auditContextOf(request);
-        if (typeof request.body === 'string') {
-          const into = parseOrThrow(indicatorImportTargetSchema, request.query ?? {});
-          return indicators.import(actor, audit, request.body, into);
-        }
-        const { csv, ...into } = parseOrThrow(indicatorImportJsonSchema, request.body ?? {});
-        return indicators.import(actor, audit, csv, into);
+        const { csv, into } = csvImportInput(request, indicatorImportTargetSchema, indicatorImportJsonSchema);
+        return indicators.import(requireActor(request), auditContextOf(request), csv, into);
       },
       // The query names the target only beside a CSV body: each form is checked here.
       { ...options, parseRequest: false, bodyLimit: IMPORT_MAX_BYTES },
