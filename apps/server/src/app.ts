@@ -42,6 +42,8 @@ import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
 import { registerUnits } from './modules/units/units.routes';
 import { registerEmployees } from './modules/employees/employees.routes';
+import { registerSoftware } from './modules/software/software.routes';
+import { recordSoftwareOfBatch } from './modules/software/software.service';
 import { registerMe } from './modules/users/me.routes';
 import { registerUsers } from './modules/users/users.routes';
 import { installSecurityHeaders } from './modules/web/security-headers';
@@ -77,6 +79,7 @@ export function buildDetectionPipeline(parts: {
     // Each stage object holds its own compiled rules and threshold counters, made here once per app.
     detectionStages: [new SuricataRuleStage(), parts.sigma ?? new SigmaStage(), indicatorStage(parts.indicators)],
     raise: (tx, detections) => raiseAlerts(tx, detections, { dedupWindowMinutes: parts.dedupWindowMinutes }),
+    inventory: recordSoftwareOfBatch,
     group: groupNewAlerts,
     match: applyMatchers,
     publish: parts.publish,
@@ -98,6 +101,7 @@ const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerRoles,
   registerUnits,
   registerEmployees,
+  registerSoftware,
   registerSessions,
   registerIngest,
   registerEvents,

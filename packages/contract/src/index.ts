@@ -24,6 +24,7 @@ export * from './widgets';
 export * from './investigation';
 export * from './yara-scans';
 export * from './employees';
+export * from './software';
 export * from './endpoint';
 export * from './endpoints/index';
 export { filterKind, filterKinds } from './client/filter-kinds';

@@ -215,6 +215,20 @@ export const endpoints = {
     end: ref<typeof declared.sessions.end>('DELETE', '/api/sessions/:id/'),
     endOthers: ref<typeof declared.sessions.endOthers>('DELETE', '/api/sessions/'),
   },
+  software: {
+    list: listRef<typeof declared.software.list>('POST', '/api/software/check/', { basename: 'software', orderings: ['name', 'vendor', 'first_seen', 'last_seen', 'id'], defaultOrdering: ['name'], filters: { company_id: 'numbers', first_seen_from: 'string', id: 'numbers', name: 'string', search: 'string', vendor: 'string' } }),
+    count: ref<typeof declared.software.count>('POST', '/api/software/count/'),
+    get: ref<typeof declared.software.get>('GET', '/api/software/:id/'),
+    versions: {
+      list: listRef<typeof declared.software.versions.list>('POST', '/api/software/versions/check/', { basename: 'software/versions', orderings: ['name', 'version', 'first_seen', 'id'], defaultOrdering: ['name', 'version'], filters: { company_id: 'numbers', first_seen_from: 'string', id: 'numbers', product_id: 'numbers', search: 'string', version: 'string' } }),
+      count: ref<typeof declared.software.versions.count>('POST', '/api/software/versions/count/'),
+      get: ref<typeof declared.software.versions.get>('GET', '/api/software/versions/:id/'),
+      installs: {
+        list: listRef<typeof declared.software.versions.installs.list>('POST', '/api/software/versions/installs/check/', { basename: 'software/versions', orderings: ['host_name', 'first_seen', 'last_seen', 'id'], defaultOrdering: ['host_name'], filters: { company_id: 'numbers', host_name: 'string', product_id: 'numbers', removed: 'boolean', search: 'string', version_id: 'numbers' } }),
+        count: ref<typeof declared.software.versions.installs.count>('POST', '/api/software/versions/installs/count/'),
+      },
+    },
+  },
   sso: {
     settings: ref<typeof declared.sso.settings>('GET', '/api/companies/:id/sso/'),
     saveSettings: ref<typeof declared.sso.saveSettings>('PUT', '/api/companies/:id/sso/'),

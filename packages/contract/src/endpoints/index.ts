@@ -17,6 +17,7 @@ import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
 import { ruleEndpoints } from './rules';
 import { sessionEndpoints } from './sessions';
+import { softwareEndpoints } from './software';
 import { ssoEndpoints } from './sso';
 import { userEndpoints } from './users';
 import { widgetEndpoints } from './widgets';
@@ -47,6 +48,7 @@ export const endpoints = {
   roles: roleEndpoints,
   rules: ruleEndpoints,
   sessions: sessionEndpoints,
+  software: softwareEndpoints,
   sso: ssoEndpoints,
   users: userEndpoints,
   widgets: widgetEndpoints,

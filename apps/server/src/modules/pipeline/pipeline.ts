@@ -1,15 +1,17 @@
 import type { IngestAnswer } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { findBatch, type BatchInput } from '../ingest/ingest.service';
+import type { SoftwareInventoryItem } from '../ingest/parsers';
 import type { LiveEvent } from '../live/live.bus';
 import type { DetectionStage } from './detection-stage';
 import type { Detection, NewAlert } from './detections';
+import type { StoredEvent } from './stored-events';
 import { acceptedOf, DuplicateBatch, prepareBatch, storeBatch } from './store-batch';
 
 /**
  * The detection pipeline. A batch goes, in ONE transaction,
  *
- *   store → detect (each detection stage in turn) → raise → group → match
+ *   store → inventory (endpoint batches) → detect (each detection stage in turn) → raise → group → match
  *
  * and, once committed, → publish. Every stage is a function or object it is given when it is
  * built (app.ts, the composition root, wires alerts, incidents, matchers, the indicator index and
@@ -27,9 +29,21 @@ export type RaiseStage = (
 /** Acts on the new alerts of a batch in its transaction: incident grouping, matchers. */
 export type NewAlertStage = (tx: Queryable, alerts: readonly NewAlert[]) => Promise<{ live: LiveEvent[] }>;
 
+/**
+ * Records what an endpoint batch tells of the estate in its transaction: the packages of its
+ * inventory lines and the products of the process images its events ran (software/record.ts).
+ */
+export type InventoryStage = (
+  tx: Queryable,
+  companyId: number,
+  batch: { items: readonly SoftwareInventoryItem[]; stored: readonly StoredEvent[]; receivedAt: string },
+) => Promise<void>;
+
 /** What the pipeline is built from. */
 export interface PipelineParts {
   db: Database;
+  /** Software inventory of endpoint batches, after the store step. */
+  inventory?: InventoryStage;
   /** Run on every batch, in this order; adding a detection engine is one more entry. */
   detectionStages: readonly DetectionStage[];
   raise: RaiseStage;
@@ -105,6 +119,9 @@ export function createDetectionPipeline(parts: PipelineParts): DetectionPipeline
     try {
       result = await db.transaction(async (tx) => {
         const { batchId, stored } = await storeBatch(tx, input, receivedAt);
+        if (input.kind === 'endpoint' && parts.inventory) {
+          await parts.inventory(tx, companyId, { items: input.inventory ?? [], stored, receivedAt });
+        }
         const detections: Detection[] = [];
         const ctx = { companyId, tx };
         for (const stage of detectionStages) detections.push(...(await stage.detect(ctx, stored)));
