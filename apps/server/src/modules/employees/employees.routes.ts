@@ -6,7 +6,6 @@ import { acceptCsvImportBodies, csvImportInput } from '../../http/csv-body';
 import { route } from '../../http/endpoints';
 import { registerList } from '../../list/list-routes';
 import { auditContextOf } from '../audit/audit.service';
-import { employeeActivity } from './employees-activity.repository';
 import { employeeList, findEmployee, toEmployee } from './employees.repository';
 import { EmployeesService } from './employees.service';
 
@@ -26,10 +25,9 @@ export async function registerEmployees(app: FastifyInstance, deps: AppDeps): Pr
 
   route(app, api.get, async ({ request, params }) => toEmployee(await employees.get(requireActor(request), params.id)));
 
-  route(app, api.activity, async ({ request, params, query }) => {
-    const employee = await employees.get(requireActor(request), params.id);
-    return employeeActivity(deps.db, employee, query.limit ?? 20);
-  });
+  route(app, api.activity, async ({ request, params, query }) =>
+    employees.activity(requireActor(request), params.id, query.limit ?? 20),
+  );
 
   route(app, api.create, async ({ request, body }) =>
     toEmployee(await employees.create(requireActor(request), auditContextOf(request), body)),

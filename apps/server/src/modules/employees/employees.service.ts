@@ -1,9 +1,16 @@
-import type { EmployeeCreate, EmployeeImportAnswer, EmployeeImportRejection, EmployeeUpdate } from '@vigil/contract';
+import type {
+  EmployeeActivity,
+  EmployeeCreate,
+  EmployeeImportAnswer,
+  EmployeeImportRejection,
+  EmployeeUpdate,
+} from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
 import { inScope } from '../../http/tenancy';
 import { recordAudit, recordChange, type AuditContext, type AuditedKind } from '../audit/audit.service';
+import { employeeActivity } from './employees-activity.repository';
 import { commonName, readEmployeeCsv, type EmployeeImportRow } from './employee-csv';
 import {
   employeeInCompany,
@@ -18,6 +25,9 @@ import {
   type EmployeeRow,
 } from './employees.repository';
 import { findManagers, setManagers, unitIdsByName, upsertEmployeeChunk } from './employees-import.repository';
+
+// Other modules link account names and addresses to employees through these (reads, any transaction).
+export { employeeIdsByKeys, resolveEmployeeByAccount, resolveEmployeeByEmail } from './employees.repository';
 
 /** An employee in the audit log: who they are and how they are reached. */
 const audited: AuditedKind<EmployeeRow> = {
@@ -49,6 +59,11 @@ export class EmployeesService {
     const employee = await findEmployee(this.db, actor.scope, id);
     if (!employee) throw notFound();
     return employee;
+  }
+
+  /** The employee's alerts, malicious mail and sign-ins (the newest `limit` of each). */
+  async activity(actor: Actor, id: number, limit: number): Promise<EmployeeActivity> {
+    return employeeActivity(this.db, await this.get(actor, id), limit);
   }
 
   /** The company a request names, or the caller's own; one outside the caller's scope is refused. */
