@@ -43,6 +43,9 @@ import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
 import { registerUnits } from './modules/units/units.routes';
 import { registerAssets } from './modules/assets/assets.routes';
+import { registerEmployees } from './modules/employees/employees.routes';
+import { registerSoftware } from './modules/software/software.routes';
+import { recordSoftwareOfBatch } from './modules/software/software.service';
 import { registerMe } from './modules/users/me.routes';
 import { registerUsers } from './modules/users/users.routes';
 import { installSecurityHeaders } from './modules/web/security-headers';
@@ -79,6 +82,7 @@ export function buildDetectionPipeline(parts: {
     inventorySteps: [assetDiscoveryStep],
     detectionStages: [new SuricataRuleStage(), parts.sigma ?? new SigmaStage(), indicatorStage(parts.indicators)],
     raise: (tx, detections) => raiseAlerts(tx, detections, { dedupWindowMinutes: parts.dedupWindowMinutes }),
+    software: recordSoftwareOfBatch,
     group: groupNewAlerts,
     match: applyMatchers,
     publish: parts.publish,
@@ -100,6 +104,8 @@ const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerRoles,
   registerUnits,
   registerAssets,
+  registerEmployees,
+  registerSoftware,
   registerSessions,
   registerIngest,
   registerEvents,

@@ -90,6 +90,9 @@ function fixtureKey(url: string): string | null {
   if (url.startsWith('/api/roles/')) return 'role';
   if (url.startsWith('/api/units/')) return 'unit';
   if (url.startsWith('/api/assets/')) return 'asset';
+  if (url.startsWith('/api/employees/')) return 'employee';
+  if (url.startsWith('/api/software/versions/')) return 'software_version';
+  if (url.startsWith('/api/software/')) return 'software_product';
   if (url.startsWith('/api/widgets/')) return 'widget';
   if (url.startsWith('/api/companies/')) return 'company';
   if (url.startsWith('/api/users/')) return 'user';
@@ -162,6 +165,20 @@ beforeAll(async () => {
       sql`INSERT INTO assets (company_id, name, ips) VALUES (${company}, 'Fixture asset', '{10.0.0.1}') RETURNING id`,
     );
     fixtures[side].asset = asset.rows[0]!.id;
+    const employee = await t.db.query<{ id: number }>(
+      sql`INSERT INTO employees (company_id, full_name) VALUES (${company}, 'Fixture employee') RETURNING id`,
+    );
+    fixtures[side].employee = employee.rows[0]!.id;
+    const product = await t.db.query<{ id: number }>(
+      sql`INSERT INTO software_products (company_id, name, product_key, first_seen, last_seen)
+          VALUES (${company}, 'Fixture product', '	fixture product', now(), now()) RETURNING id`,
+    );
+    fixtures[side].software_product = product.rows[0]!.id;
+    const version = await t.db.query<{ id: number }>(
+      sql`INSERT INTO software_versions (company_id, product_id, version, first_seen, last_seen)
+          VALUES (${company}, ${product.rows[0]!.id}, '1.0', now(), now()) RETURNING id`,
+    );
+    fixtures[side].software_version = version.rows[0]!.id;
     // A widget of the company's fixture user: the holder of a widgets permission finds only its own (404).
     const widget = await t.db.query<{ id: number }>(
       sql`INSERT INTO widgets (company_id, user_id, kind, size, position)

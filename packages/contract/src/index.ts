@@ -25,6 +25,8 @@ export * from './graph';
 export * from './widgets';
 export * from './investigation';
 export * from './yara-scans';
+export * from './employees';
+export * from './software';
 export * from './endpoint';
 export * from './endpoints/index';
 export { filterKind, filterKinds } from './client/filter-kinds';

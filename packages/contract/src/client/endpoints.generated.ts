@@ -68,6 +68,18 @@ export const endpoints = {
     replace: ref<typeof declared.companies.replace>('PUT', '/api/companies/:id/'),
     update: ref<typeof declared.companies.update>('PATCH', '/api/companies/:id/'),
   },
+  employees: {
+    list: listRef<typeof declared.employees.list>('POST', '/api/employees/check/', { basename: 'employees', orderings: ['full_name', 'department', 'created_at', 'updated_at', 'id'], defaultOrdering: ['full_name'], filters: { account: 'string', archived: 'boolean', company_id: 'numbers', department: 'strings', email: 'string', id: 'numbers', manager_id: 'numbers', search: 'string', unit_id: 'numbers' } }),
+    count: ref<typeof declared.employees.count>('POST', '/api/employees/count/'),
+    resolve: ref<typeof declared.employees.resolve>('GET', '/api/employees/resolve/'),
+    get: ref<typeof declared.employees.get>('GET', '/api/employees/:id/'),
+    activity: ref<typeof declared.employees.activity>('GET', '/api/employees/:id/activity/'),
+    create: ref<typeof declared.employees.create>('POST', '/api/employees/'),
+    update: ref<typeof declared.employees.update>('PATCH', '/api/employees/:id/'),
+    archive: ref<typeof declared.employees.archive>('POST', '/api/employees/:id/archive/'),
+    restore: ref<typeof declared.employees.restore>('POST', '/api/employees/:id/restore/'),
+    import: ref<typeof declared.employees.import>('POST', '/api/employees/import/'),
+  },
   events: {
     network: {
       list: listRef<typeof declared.events.network.list>('POST', '/api/network/check/', { basename: 'network', orderings: ['ts', 'id'], defaultOrdering: ['-ts'], filters: { app_proto: 'strings', batch_id: 'numbers', community_id: 'string', company_id: 'numbers', dest_ip: 'strings', dest_port: 'numbers', dhcp_assigned_ip: 'strings', dhcp_hostname: 'string', dhcp_mac: 'strings', dns_rrname: 'string', event_type: 'strings', file_sha256: 'string', file_stored: 'boolean', http_hostname: 'string', ip: 'strings', proto: 'strings', search: 'string', sensor: 'strings', severity: 'strings', signature_id: 'numbers', smtp_address: 'string', src_ip: 'strings', src_port: 'numbers', ssh_software: 'string', tls_serial: 'string', tls_sni: 'string', ts_from: 'string', ts_to: 'string' } }),
@@ -221,6 +233,20 @@ export const endpoints = {
     count: ref<typeof declared.sessions.count>('POST', '/api/sessions/count/'),
     end: ref<typeof declared.sessions.end>('DELETE', '/api/sessions/:id/'),
     endOthers: ref<typeof declared.sessions.endOthers>('DELETE', '/api/sessions/'),
+  },
+  software: {
+    list: listRef<typeof declared.software.list>('POST', '/api/software/check/', { basename: 'software', orderings: ['name', 'vendor', 'first_seen', 'last_seen', 'id'], defaultOrdering: ['name'], filters: { company_id: 'numbers', first_seen_from: 'string', id: 'numbers', name: 'string', search: 'string', vendor: 'string' } }),
+    count: ref<typeof declared.software.count>('POST', '/api/software/count/'),
+    get: ref<typeof declared.software.get>('GET', '/api/software/:id/'),
+    versions: {
+      list: listRef<typeof declared.software.versions.list>('POST', '/api/software/versions/check/', { basename: 'software/versions', orderings: ['name', 'version', 'first_seen', 'id'], defaultOrdering: ['name', 'version'], filters: { company_id: 'numbers', first_seen_from: 'string', id: 'numbers', product_id: 'numbers', search: 'string', version: 'string' } }),
+      count: ref<typeof declared.software.versions.count>('POST', '/api/software/versions/count/'),
+      get: ref<typeof declared.software.versions.get>('GET', '/api/software/versions/:id/'),
+      installs: {
+        list: listRef<typeof declared.software.versions.installs.list>('POST', '/api/software/versions/installs/check/', { basename: 'software/versions', orderings: ['host_name', 'first_seen', 'last_seen', 'id'], defaultOrdering: ['host_name'], filters: { company_id: 'numbers', host_name: 'string', product_id: 'numbers', removed: 'boolean', search: 'string', version_id: 'numbers' } }),
+        count: ref<typeof declared.software.versions.installs.count>('POST', '/api/software/versions/installs/count/'),
+      },
+    },
   },
   sso: {
     settings: ref<typeof declared.sso.settings>('GET', '/api/companies/:id/sso/'),

@@ -5,6 +5,7 @@ import { assetEndpoints } from './assets';
 import { auditEndpoints } from './audit';
 import { authEndpoints } from './auth';
 import { companyEndpoints } from './companies';
+import { employeeEndpoints } from './employees';
 import { eventEndpoints } from './events';
 import { graphEndpoints } from './graph';
 import { healthEndpoints } from './health';
@@ -17,6 +18,7 @@ import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
 import { ruleEndpoints } from './rules';
 import { sessionEndpoints } from './sessions';
+import { softwareEndpoints } from './software';
 import { ssoEndpoints } from './sso';
 import { userEndpoints } from './users';
 import { widgetEndpoints } from './widgets';
@@ -35,6 +37,7 @@ export const endpoints = {
   audit: auditEndpoints,
   auth: authEndpoints,
   companies: companyEndpoints,
+  employees: employeeEndpoints,
   events: eventEndpoints,
   graph: graphEndpoints,
   health: healthEndpoints,
@@ -47,6 +50,7 @@ export const endpoints = {
   roles: roleEndpoints,
   rules: ruleEndpoints,
   sessions: sessionEndpoints,
+  software: softwareEndpoints,
   sso: ssoEndpoints,
   users: userEndpoints,
   widgets: widgetEndpoints,

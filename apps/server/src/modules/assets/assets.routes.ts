@@ -2,7 +2,7 @@ import { assetImportJsonSchema, assetImportTargetSchema, endpoints } from '@vigi
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
-import { importRequest, registerImportScope } from '../../http/import-body';
+import { acceptCsvImportBodies, csvImportInput } from '../../http/csv-body';
 import { route } from '../../http/endpoints';
 import { registerList } from '../../list/list-routes';
 import { auditContextOf } from '../audit/audit.service';
@@ -66,12 +66,13 @@ export async function registerAssets(app: FastifyInstance, deps: AppDeps): Promi
   );
 
   // The import takes text/csv (company in the query string) or JSON {csv, company_id}.
-  await registerImportScope(app, IMPORT_MAX_BYTES, (scope) => {
+  await app.register(async (scope) => {
+    acceptCsvImportBodies(scope, IMPORT_MAX_BYTES);
     route(
       scope,
       api.import,
       async ({ request }) => {
-        const { csv, into } = importRequest(request, assetImportTargetSchema, assetImportJsonSchema);
+        const { csv, into } = csvImportInput(request, assetImportTargetSchema, assetImportJsonSchema);
         return assets.import(requireActor(request), auditContextOf(request), csv, into);
       },
       // The query names the company only beside a CSV body: each form is checked here.

@@ -9,6 +9,7 @@ import {
 } from '@vigil/contract';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { csvRecordOptions, importedCell, numberRecords } from '../../csv-records';
 import type { AlertSeverity } from '../pipeline/detections';
 import type { ImportRow, IndicatorRow } from './indicators.repository';
 import { normaliseIndicatorValue } from './indicator-values';
@@ -16,40 +17,9 @@ import { normaliseIndicatorValue } from './indicator-values';
 /** Most rows one import takes. */
 export const MAX_IMPORT_ROWS = 100_000;
 
-/** Characters a spreadsheet reads as the start of a formula (OWASP CSV injection), ASCII and full-width. */
-const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']);
-
-/** Line breaks in a text: CRLF, LF and CR each end one line. */
-function lineBreaks(text: string): number {
-  let breaks = 0;
-  for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) breaks += 1;
-  for (let k = text.indexOf('\r'); k >= 0; k = text.indexOf('\r', k + 1)) {
-    if (text.charCodeAt(k + 1) !== 10) breaks += 1;
-  }
-  return breaks;
-}
-
 /** csv-parse's records; a record it cannot read is skipped and noted in `errors` (line set later). */
 function parseRecords(text: string, errors: { line: number; reason: string }[]): string[][] {
-  return parse(text, {
-    bom: true,
-    record_delimiter: ['\r\n', '\n', '\r'],
-    relax_column_count: true,
-    relax_quotes: true,
-    // Blank lines come back as one empty field, so that lines are counted here, exactly.
-    skip_empty_lines: false,
-    skip_records_with_error: true,
-    on_skip: (error) => {
-      errors.push({
-        line: 0,
-        reason:
-          error?.code === 'CSV_QUOTE_NOT_CLOSED'
-            ? 'A quoted field starting on or after this row is never closed; the rest of the file was not read.'
-            : 'The row could not be read as CSV.',
-      });
-      return undefined;
-    },
-  });
+  return parse(text, csvRecordOptions(errors)) as string[][];
 }
 
 /**
@@ -72,24 +42,12 @@ export function parseCsv(text: string): {
     // parseRecords reports problems per record; should the parser throw all the same, the file is refused.
     return { records: [], errors: [{ line: 1, reason: 'The file could not be read as CSV.' }] };
   }
-  let line = 1;
-  for (const fields of parsed) {
-    if (fields.length > 1 || fields[0] !== '') records.push({ line, fields });
-    line += 1;
-    for (const field of fields) {
-      if (field.includes('\n') || field.includes('\r')) line += lineBreaks(field);
-    }
-  }
-  // A record that could not be read is the last one: the parser stops inside it.
-  for (const error of errors) error.line = line;
+  records.push(...numberRecords(parsed, errors));
   return { records, errors };
 }
 
 /** A field as written: trimmed, and the `'` the export puts before a formula-like value taken off. */
-function fieldValue(raw: string | undefined): string {
-  const value = (raw ?? '').trim();
-  return value.charCodeAt(0) === 39 && FORMULA_START.has(value.charAt(1)) ? value.slice(1).trim() : value;
-}
+const fieldValue = importedCell;
 
 const typeSet = new Set<string>(indicatorTypes);
 const policySet = new Set<string>(indicatorPolicies);

@@ -1,5 +1,5 @@
 import type { EndpointEvent, NetworkEvent } from '@vigil/contract';
-import type { ParsedMailMessage } from './parsers';
+import type { ParsedMailMessage, SoftwareInventoryItem } from './parsers';
 
 export type BatchKind = 'network' | 'endpoint' | 'mail';
 
@@ -18,7 +18,14 @@ export type BatchInput = {
   /** `texts`: the lines the events were read from, one per event, stored as they arrived. */
   (
     | { kind: 'network'; events: NetworkEvent[]; texts?: string[] }
-    | { kind: 'endpoint'; events: EndpointEvent[]; texts?: string[] }
+    /** `inventory`: the packages of the software inventory lines, `inventoryLines` how many lines they came on. */
+    | {
+        kind: 'endpoint';
+        events: EndpointEvent[];
+        texts?: string[];
+        inventory?: SoftwareInventoryItem[];
+        inventoryLines?: number;
+      }
     /** `receivedAt`: when the message reached the mail server, if the sender said so (ISO); else now. */
     | { kind: 'mail'; message: ParsedMailMessage | null; receivedAt?: string }
   );

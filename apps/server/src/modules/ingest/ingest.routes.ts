@@ -7,7 +7,14 @@ import { HttpError, ValidationError } from '../../http/errors';
 import { registerList } from '../../list/list-routes';
 import { auditContextOf } from '../audit/audit.service';
 import type { BatchInput } from './batch';
-import { parseEndpointLines, parseEveLines, parseMail, type LineResult } from './parsers';
+import {
+  parseEndpointRecords,
+  parseEveLines,
+  parseMail,
+  type EndpointRecord,
+  type LineResult,
+  type SoftwareInventoryItem,
+} from './parsers';
 import { SightingsFolder } from './sightings';
 import {
   hashIngestKey,
@@ -64,6 +71,26 @@ function split<T>(results: LineResult<T>[]): {
     } else rejected.push({ line: r.line, reason: r.reason });
   }
   return { events, texts, rejected };
+}
+
+/** The endpoint stream's lines: events (with their texts) and the packages of inventory lines. */
+function splitRecords(results: LineResult<EndpointRecord>[]) {
+  const { events: lines, texts: lineTexts, rejected } = split(results);
+  const events = [];
+  const texts: string[] = [];
+  const inventory: SoftwareInventoryItem[] = [];
+  let inventoryLines = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const record = lines[i]!;
+    if (record.kind === 'event') {
+      events.push(record.event);
+      texts.push(lineTexts[i]!);
+    } else {
+      inventoryLines += 1;
+      for (const item of record.items) inventory.push(item);
+    }
+  }
+  return { records: { events, inventory, inventoryLines }, texts, rejected };
 }
 
 declare module 'fastify' {
@@ -168,13 +195,13 @@ export async function registerIngest(app: FastifyInstance, deps: ModuleDeps): Pr
       async ({ request, reply }) => {
         const caller = callerOf(request);
         const idempotencyKey = idempotencyKeyOf(request);
-        const { events, texts, rejected } = split(parseEndpointLines(bodyBytes(request.body), lineOptions));
+        const { records, texts, rejected } = splitRecords(parseEndpointRecords(bodyBytes(request.body), lineOptions));
         return answer(reply, {
           kind: 'endpoint',
           companyId: caller.companyId,
           tokenId: caller.tokenId,
           idempotencyKey,
-          events,
+          ...records,
           texts,
           rejected,
         });

@@ -1,6 +1,7 @@
 import type { IngestAnswer } from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { findBatch, type BatchInput } from '../ingest/ingest.service';
+import type { SoftwareInventoryItem } from '../ingest/parsers';
 import type { LiveEvent } from '../live/live.bus';
 import type { DetectionStage } from './detection-stage';
 import type { Detection, NewAlert } from './detections';
@@ -11,7 +12,8 @@ import type { StoredEvent } from './stored-events';
 /**
  * The detection pipeline. A batch goes, in ONE transaction,
  *
- *   store → detect (each detection stage in turn) → raise → group → match → inventory (assets)
+ *   store → software (endpoint batches) → detect (each detection stage in turn) → raise → group →
+ *   match → inventory (assets)
  *
  * and, once committed, → publish. Every stage is a function or object it is given when it is
  * built (app.ts, the composition root, wires alerts, incidents, matchers, the indicator index and
@@ -38,11 +40,23 @@ export type RaiseStage = (
 /** Acts on the new alerts of a batch in its transaction: incident grouping, matchers. */
 export type NewAlertStage = (tx: Queryable, alerts: readonly NewAlert[]) => Promise<{ live: LiveEvent[] }>;
 
+/**
+ * Records what an endpoint batch tells of the estate in its transaction: the packages of its
+ * inventory lines and the products of the process images its events ran (software/record.ts).
+ */
+export type SoftwareInventoryStage = (
+  tx: Queryable,
+  companyId: number,
+  batch: { items: readonly SoftwareInventoryItem[]; stored: readonly StoredEvent[]; receivedAt: string },
+) => Promise<void>;
+
 /** What the pipeline is built from. */
 export interface PipelineParts {
   db: Database;
   /** Run on every batch last before the commit, in this order: what the events say about the estate. */
   inventorySteps: readonly InventoryStep[];
+  /** Software inventory of endpoint batches, right after the store step (software/record.ts). */
+  software?: SoftwareInventoryStage;
   /** Run on every batch, in this order; adding a detection engine is one more entry. */
   detectionStages: readonly DetectionStage[];
   raise: RaiseStage;
@@ -143,6 +157,12 @@ export function createDetectionPipeline(parts: PipelineParts): DetectionPipeline
       const records: { batchId: number; from: number; to: number }[] = [];
       for (const b of batches) {
         const one = await storeBatch(tx, b.input, b.receivedAt);
+        if (b.input.kind === 'endpoint' && parts.software)
+          await parts.software(tx, companyId, {
+            items: b.input.inventory ?? [],
+            stored: one.stored,
+            receivedAt: b.receivedAt,
+          });
         records.push({ batchId: one.batchId, from: stored.length, to: stored.length + one.stored.length });
         for (const e of one.stored) stored.push(e);
       }

@@ -36,7 +36,8 @@ function sighting(
 
 /** How many events a batch brings: its events, or the one mail message that could be read. */
 export function acceptedOf(input: BatchInput): number {
-  return input.kind === 'mail' ? (input.message ? 1 : 0) : input.events.length;
+  if (input.kind === 'mail') return input.message ? 1 : 0;
+  return input.events.length + (input.kind === 'endpoint' ? (input.inventoryLines ?? 0) : 0);
 }
 
 /**

@@ -5,6 +5,8 @@
 export { DEFAULT_MAX_LINE_BYTES, type LineParseOptions, type LineResult } from './lines';
 export { parseEveLines, parseEveLine, eveSeverity } from './eve';
 export { parseEndpointLines, parseEndpointLine } from './endpoint';
+export { parseEndpointRecords, type EndpointRecord } from './endpoint-records';
+export { type SoftwareInventoryItem } from './inventory';
 export {
   parseMail,
   DEFAULT_MAX_MAIL_BYTES,
