@@ -109,7 +109,8 @@ export function guessFileType(data: Buffer): string {
   return '';
 }
 
-function externalsFor(data: Buffer, file: YaraScanFile): Record<string, string> {
+/** The external variables a scan of `data` as `file` defines (what is not known is derived or empty). */
+export function externalsFor(data: Buffer, file: YaraScanFile): Record<string, string> {
   const filepath = file.filepath ?? '';
   const filename = file.filename ?? (filepath ? path.basename(filepath) : '');
   return {
