@@ -52,6 +52,8 @@ interface ClauseCheck {
  */
 const SHORT_NEEDLE = 3;
 
+const byNumber = (a: number, b: number) => a - b;
+
 /**
  * Where a pair of ASCII characters is marked among the short needles' marks, after the 0x10000
  * marks of single characters; -1 for a pair with another character (searched for in the text).
@@ -187,6 +189,34 @@ export class SigmaEngine {
     return this.rules.filter((r) => this.applies(r, keys, channel) && r.matches(view)).map((r) => ({ rule: r.info }));
   }
 
+  /** Whether a clause has a needle in the event being matched (`sequence`). */
+  private present(clause: ClauseCheck, sequence: number, view: EndpointView): boolean {
+    const needleSeen = this.needleSeen;
+    const marked = clause.marked;
+    for (let i = 0; i < marked.length; i++) if (needleSeen[marked[i]!] === sequence) return true;
+    const places = clause.places;
+    const pairs = clause.pairs;
+    if (places.length === 0 && pairs.length === 0) return false;
+    const shortMarks = this.shortMarks;
+    // The event's characters and pairs are marked once, when a rule first needs them.
+    if (this.shortMarked !== sequence) {
+      this.shortMarked = sequence;
+      for (const text of view.texts(false)) {
+        let previous = -1;
+        for (let i = 0; i < text.length; i++) {
+          const c = text.charCodeAt(i);
+          shortMarks[c] = sequence;
+          if (previous >= 0 && previous < 0x80 && c < 0x80) shortMarks[0x10000 + ((previous << 7) | c)] = sequence;
+          previous = c;
+        }
+      }
+    }
+    for (let i = 0; i < places.length; i++) if (shortMarks[places[i]!] === sequence) return true;
+    for (let i = 0; i < pairs.length; i += 2)
+      if (shortMarks[pairs[i]!] === sequence && shortMarks[pairs[i + 1]!] === sequence) return true;
+    return false;
+  }
+
   /** The rules the event matches. */
   match(event: EndpointEvent): SigmaMatch[] {
     const keys = eventKeys(event);
@@ -218,54 +248,33 @@ export class SigmaEngine {
     if (eventBuckets.length === 0) return [];
     const seen = this.seen;
     const needleSeen = this.needleSeen;
-    const hit = (needle: number) => {
-      for (const entry of this.needleRules[needle]!) {
+    // Every needle present is marked first; then the rules their clauses bring in.
+    const found: number[] = [];
+    if (this.needleRules.length > 0)
+      for (const text of view.texts(false)) this.automaton.collect(text, needleSeen, sequence, found);
+    for (let f = 0; f < found.length; f++) {
+      const entries = this.needleRules[found[f]!]!;
+      for (let e = 0; e < entries.length; e++) {
+        const entry = entries[e]!;
         if (!eventBuckets.includes(entry.bucket)) continue;
-        for (const index of entry.rules) {
+        const rules = entry.rules;
+        for (let r = 0; r < rules.length; r++) {
+          const index = rules[r]!;
           if (seen[index] !== sequence) {
             seen[index] = sequence;
             candidates.push(index);
           }
         }
       }
-    };
-    // Every needle present is marked first; then the rules their clauses bring in.
-    const found: number[] = [];
-    if (this.needleRules.length > 0)
-      for (const text of view.texts(false)) this.automaton.collect(text, needleSeen, sequence, found);
-    for (const needle of found) hit(needle);
+    }
     // In the order the rules were loaded, whichever way they were found.
-    candidates.sort((a, b) => a - b);
+    if (candidates.length > 1) candidates.sort(byNumber);
     const matches: SigmaMatch[] = [];
-    const shortMarks = this.shortMarks;
-    const present = (clause: ClauseCheck) => {
-      const marked = clause.marked;
-      for (let i = 0; i < marked.length; i++) if (needleSeen[marked[i]!] === sequence) return true;
-      const places = clause.places;
-      const pairs = clause.pairs;
-      if (places.length === 0 && pairs.length === 0) return false;
-      // The event's characters and pairs are marked once, when a rule first needs them.
-      if (this.shortMarked !== sequence) {
-        this.shortMarked = sequence;
-        for (const text of view.texts(false)) {
-          let previous = -1;
-          for (let i = 0; i < text.length; i++) {
-            const c = text.charCodeAt(i);
-            shortMarks[c] = sequence;
-            if (previous >= 0 && previous < 0x80 && c < 0x80) shortMarks[0x10000 + ((previous << 7) | c)] = sequence;
-            previous = c;
-          }
-        }
-      }
-      for (let i = 0; i < places.length; i++) if (shortMarks[places[i]!] === sequence) return true;
-      for (let i = 0; i < pairs.length; i += 2)
-        if (shortMarks[pairs[i]!] === sequence && shortMarks[pairs[i + 1]!] === sequence) return true;
-      return false;
-    };
-    for (const index of candidates) {
+    candidates: for (const index of candidates) {
       const rule = this.rules[index]!;
       const checks = this.checks[index];
-      if (checks && !checks.every(present)) continue;
+      if (checks)
+        for (let c = 0; c < checks.length; c++) if (!this.present(checks[c]!, sequence, view)) continue candidates;
       if (!this.applies(rule, keys, channel)) continue;
       this.evaluations++;
       if (rule.matches(view)) matches.push({ rule: rule.info });
