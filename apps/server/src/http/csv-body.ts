@@ -1,4 +1,6 @@
+import type { EndpointSpec, HandlerAnswerOf } from '@vigil/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { route, type EndpointOptions } from './endpoints';
 import type { z } from 'zod';
 import { parseOrThrow, ValidationError } from './errors';
 
@@ -33,4 +35,31 @@ export function csvImportInput<T extends object>(
   }
   const { csv, ...into } = parseOrThrow(jsonSchema, request.body ?? {});
   return { csv, into: into as T };
+}
+
+/**
+ * A CSV import route in a scope of its own that takes the import bodies: the handler gets the CSV
+ * text and the target, each form checked by its schema (400 with field errors).
+ */
+export async function registerCsvImport<E extends EndpointSpec, T extends object>(
+  app: FastifyInstance,
+  spec: E,
+  schemas: { target: z.ZodType<T>; json: z.ZodType<T & { csv: string }> },
+  maxBytes: number,
+  handler: (request: FastifyRequest, csv: string, into: T) => Promise<HandlerAnswerOf<E>>,
+  options: EndpointOptions<E> = {},
+): Promise<void> {
+  await app.register(async (scope) => {
+    acceptCsvImportBodies(scope, maxBytes);
+    route(
+      scope,
+      spec,
+      async ({ request }) => {
+        const { csv, into } = csvImportInput(request, schemas.target, schemas.json);
+        return handler(request, csv, into);
+      },
+      // The query names the target only beside a CSV body: each form is checked here.
+      { ...options, parseRequest: false, bodyLimit: maxBytes },
+    );
+  });
 }

@@ -2,7 +2,7 @@ import { employeeImportJsonSchema, employeeImportTargetSchema, endpoints } from 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
-import { acceptCsvImportBodies, csvImportInput } from '../../http/csv-body';
+import { registerCsvImport } from '../../http/csv-body';
 import { route } from '../../http/endpoints';
 import { registerList } from '../../list/list-routes';
 import { auditContextOf } from '../audit/audit.service';
@@ -55,17 +55,11 @@ export async function registerEmployees(app: FastifyInstance, deps: AppDeps): Pr
   );
 
   // The import takes text/csv (company in the query string) or JSON {csv, company_id}.
-  await app.register(async (scope) => {
-    acceptCsvImportBodies(scope, IMPORT_MAX_BYTES);
-    route(
-      scope,
-      api.import,
-      async ({ request }) => {
-        const { csv, into } = csvImportInput(request, employeeImportTargetSchema, employeeImportJsonSchema);
-        return employees.import(requireActor(request), auditContextOf(request), csv, into);
-      },
-      // The query names the company only beside a CSV body: each form is checked here.
-      { parseRequest: false, bodyLimit: IMPORT_MAX_BYTES },
-    );
-  });
+  await registerCsvImport(
+    app,
+    api.import,
+    { target: employeeImportTargetSchema, json: employeeImportJsonSchema },
+    IMPORT_MAX_BYTES,
+    (request, csv, into) => employees.import(requireActor(request), auditContextOf(request), csv, into),
+  );
 }

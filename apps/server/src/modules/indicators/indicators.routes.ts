@@ -2,7 +2,7 @@ import { endpoints, indicatorImportJsonSchema, indicatorImportTargetSchema } fro
 import type { FastifyInstance } from 'fastify';
 import type { ModuleDeps } from '../../app-deps';
 import { requireActor } from '../../http/actor';
-import { acceptCsvImportBodies, csvImportInput } from '../../http/csv-body';
+import { registerCsvImport } from '../../http/csv-body';
 import { route, type EndpointOptions } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
 import { registerList } from '../../list/list-routes';
@@ -95,17 +95,12 @@ export async function registerIndicators(app: FastifyInstance, deps: ModuleDeps)
   );
 
   // The import takes text/csv (target in the query string) or JSON {csv, company_id, all_companies}.
-  await app.register(async (scope) => {
-    acceptCsvImportBodies(scope, IMPORT_MAX_BYTES);
-    route(
-      scope,
-      api.import,
-      async ({ request }) => {
-        const { csv, into } = csvImportInput(request, indicatorImportTargetSchema, indicatorImportJsonSchema);
-        return indicators.import(requireActor(request), auditContextOf(request), csv, into);
-      },
-      // The query names the target only beside a CSV body: each form is checked here.
-      { ...options, parseRequest: false, bodyLimit: IMPORT_MAX_BYTES },
-    );
-  });
+  await registerCsvImport(
+    app,
+    api.import,
+    { target: indicatorImportTargetSchema, json: indicatorImportJsonSchema },
+    IMPORT_MAX_BYTES,
+    (request, csv, into) => indicators.import(requireActor(request), auditContextOf(request), csv, into),
+    options,
+  );
 }
