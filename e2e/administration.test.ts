@@ -1,9 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, type RunningServer, startServer } from './harness';
-import { ApiClient, apiInPage, paste, screenshot, signInInPage, totp } from './helpers';
+import { ApiClient, apiInPage, goInApp, paste, screenshot, signInInPage, totp } from './helpers';
 
 const USERS = '/settings/users';
+const SESSIONS_READY = '[data-testid="sessions-table"][data-loading="false"] [data-testid="session-row"]';
 
 /**
  * The administration pages and the user's own pages, against the real server: users (create,
@@ -372,32 +373,34 @@ describe('administration and profile pages', () => {
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
         await screenshot(page, name('profile'), { fullPage: true });
 
-        await page.goto(`${server.url}/profile/sessions`);
-        await settle('[data-testid="sessions-table"][data-loading="false"] [data-testid="session-row"]');
+        const open = async (path: string, selector: string) => {
+          await goInApp(page, path, selector);
+          await settle(selector);
+        };
+        await open('/profile/sessions', SESSIONS_READY);
         await screenshot(page, name('sessions'));
 
-        await page.goto(`${server.url}${USERS}`);
-        await settle('[data-testid="users-table"][data-loading="false"] [data-testid="user-row"]');
+        await open(USERS, '[data-testid="users-table"][data-loading="false"] [data-testid="user-row"]');
         await screenshot(page, name('users'));
 
-        await page.goto(`${server.url}${USERS}/${shownId}`);
-        await settle('[data-testid="timeline-entry"]');
+        await open(`${USERS}/${shownId}`, '[data-testid="timeline-entry"]');
         await screenshot(page, name('user'), { fullPage: true });
         await page.getByTestId('user-edit').click();
         await settle('[data-testid="user-form"]');
         await page.waitForTimeout(300);
         await screenshot(page, name('user-edit'));
 
-        await page.goto(`${server.url}${USERS}/roles`);
-        await settle('[data-testid="roles-table"][data-loading="false"] [data-testid="role-row"]');
+        await open(`${USERS}/roles`, '[data-testid="roles-table"][data-loading="false"] [data-testid="role-row"]');
         await screenshot(page, name('roles'));
         await page.getByTestId('role-row').first().click();
         await settle('[data-testid="permission-grid"]');
         await page.waitForTimeout(300);
         await screenshot(page, name('role-edit'));
 
-        await page.goto(`${server.url}/settings/companies`);
-        await settle('[data-testid="companies-table"][data-loading="false"] [data-testid="company-row"]');
+        await open(
+          '/settings/companies',
+          '[data-testid="companies-table"][data-loading="false"] [data-testid="company-row"]',
+        );
         await screenshot(page, name('companies'));
         await page.getByTestId('company-row').filter({ hasText: 'Northwind' }).click();
         await page.getByTestId('company-sso-tab').click();
@@ -405,8 +408,7 @@ describe('administration and profile pages', () => {
         await page.waitForTimeout(300);
         await screenshot(page, name('company-sso'));
 
-        await page.goto(`${server.url}/settings/units`);
-        await settle('[data-testid="units-table"][data-loading="false"] [data-testid="unit-row"]');
+        await open('/settings/units', '[data-testid="units-table"][data-loading="false"] [data-testid="unit-row"]');
         await screenshot(page, name('units'));
       }
     }

@@ -17,6 +17,23 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: options.fullPage ?? false });
 }
 
+/**
+ * Moves the open console to another address through its router, as a click on a link does (no reload
+ * of the console's code), and waits for an element of the new page: `ready` is a selector whose last
+ * part is that element. Elements matching it on the page being left do not count.
+ */
+export async function goInApp(page: Page, to: string, ready: string): Promise<void> {
+  await page.evaluate(
+    ({ path, selector }) => {
+      document.querySelectorAll(selector).forEach((element) => element.setAttribute('data-left-behind', ''));
+      window.history.pushState(null, '', path);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    },
+    { path: to, selector: ready },
+  );
+  await page.locator(`${ready}:not([data-left-behind])`).first().waitFor();
+}
+
 /** A small cookie-keeping client of the API, for setting data up from the test (never the browser's session). */
 export class ApiClient {
   private cookies = new Map<string, string>();

@@ -123,11 +123,31 @@ function pathFor(route: GuardedRoute, side: 'alpha' | 'beta'): string | null {
 }
 
 let counter = 0;
-async function clientWith(
+/**
+ * Signed-in clients by what they hold: routes that need the same permission share one user (each new
+ * user costs a password hash and a sign-in).
+ */
+const clients = new Map<string, Promise<TestClient>>();
+function clientWith(
   permissions: { basename: string; actions: string[] }[],
   companyId: number,
   allCompanies = false,
   privileged: Record<string, boolean> = {},
+): Promise<TestClient> {
+  const key = JSON.stringify([permissions, companyId, allCompanies, privileged]);
+  let client = clients.get(key);
+  if (!client) {
+    client = newClientWith(permissions, companyId, allCompanies, privileged);
+    clients.set(key, client);
+  }
+  return client;
+}
+
+async function newClientWith(
+  permissions: { basename: string; actions: string[] }[],
+  companyId: number,
+  allCompanies: boolean,
+  privileged: Record<string, boolean>,
 ): Promise<TestClient> {
   counter += 1;
   const user = await buildUser(t.db, {

@@ -78,6 +78,20 @@ export async function buildCompany(db: Database, name: string, kind: 'customer' 
 }
 
 /** Factory: a user of a company with a role granting exactly `permissions`. */
+/**
+ * Hashes by password: a test makes many users with the same password, and one hash (with its own salt)
+ * serves them all; each Argon2 hash costs tens of milliseconds.
+ */
+const passwordHashes = new Map<string, Promise<string>>();
+function hashOnce(password: string): Promise<string> {
+  let hash = passwordHashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    passwordHashes.set(password, hash);
+  }
+  return hash;
+}
+
 export async function buildUser(
   db: Database,
   options: {
@@ -94,7 +108,7 @@ export async function buildUser(
   const password = options.password ?? 'User-password-1';
   const { rows } = await db.query<{ id: number }>(sql`
     INSERT INTO users (company_id, username, password_hash, password_changed_at, all_companies, privileged_settings)
-    VALUES (${options.companyId}, ${options.username}, ${await hashPassword(password)}, now(), ${options.allCompanies ?? false},
+    VALUES (${options.companyId}, ${options.username}, ${await hashOnce(password)}, now(), ${options.allCompanies ?? false},
             ${JSON.stringify(options.privileged ?? {})}::jsonb)
     RETURNING id`);
   const userId = rows[0]!.id;
