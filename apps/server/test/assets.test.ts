@@ -76,6 +76,10 @@ describe('assets by hand', () => {
     const unit = await t.db.query<{ id: number }>(
       sql`INSERT INTO units (company_id, name) VALUES (${alpha}, 'Finance') RETURNING id`,
     );
+    const owner = await t.db.query<{ id: number }>(
+      sql`INSERT INTO employees (company_id, full_name) VALUES (${alpha}, 'Fiona Finance') RETURNING id`,
+    );
+    const ownerId = Number(owner.rows[0]!.id);
     const created = await alice.post<Asset>('/api/assets/', {
       name: 'FIN-SRV-01',
       kind: 'server',
@@ -85,7 +89,7 @@ describe('assets by hand', () => {
       criticality: 'high',
       tags: ['pci', 'finance'],
       unit_id: unit.rows[0]!.id,
-      owner_employee_id: 42,
+      owner_employee_id: ownerId,
     });
     expect(created.status).toBe(201);
     id = created.body.id;
@@ -94,7 +98,8 @@ describe('assets by hand', () => {
       ips: ['10.9.0.5'],
       macs: ['00:1a:2b:3c:4d:5e'],
       sources: ['manual'],
-      owner_employee_id: 42,
+      owner_employee_id: ownerId,
+      owner_name: 'Fiona Finance',
       archived_at: null,
     });
     expect((await alice.get<Asset>(`/api/assets/${id}/`)).body.name).toBe('FIN-SRV-01');

@@ -1,4 +1,5 @@
 import type {
+  Asset,
   IngestAnswer,
   IngestTokenCreated,
   ListAnswer,
@@ -27,6 +28,7 @@ const view = [
   { basename: 'software', actions: ['view'] },
   { basename: 'software/versions', actions: ['view'] },
   { basename: 'eclipse_events', actions: ['view'] },
+  { basename: 'assets', actions: ['view'] },
 ];
 
 beforeAll(async () => {
@@ -178,8 +180,10 @@ describe('software from endpoint inventories', () => {
     const hosts = await analyst.post<ListAnswer<SoftwareInstall>>('/api/software/versions/installs/check/', {
       version_id: sevenZip.id,
     });
+    // WS-02 ran a process (the Sysmon event above), so it is an asset; WS-03 only sent an inventory.
+    const [ws02] = (await analyst.post<ListAnswer<Asset>>('/api/assets/check/', { search: 'WS-02' })).body.results;
     expect(hosts.body.results.map((i) => [i.host_name, i.source, i.asset_id])).toEqual([
-      ['WS-02', 'osquery_programs', null],
+      ['WS-02', 'osquery_programs', ws02!.id],
       ['WS-03', 'osquery_programs', null],
     ]);
     const firefox = await analyst.post<ListAnswer<SoftwareInstall>>('/api/software/versions/installs/check/', {

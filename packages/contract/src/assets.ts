@@ -45,8 +45,10 @@ export const assetSchema = z.object({
   ips: z.array(z.string()),
   macs: z.array(z.string()),
   fqdn: z.string(),
-  /** An employee's id; not checked against employees. */
+  /** The owner: an employee of the asset's company. */
   owner_employee_id: z.number().int().nullable(),
+  /** The owner's full name. */
+  owner_name: z.string().nullable(),
   unit_id: z.number().int().nullable(),
   criticality: assetCriticalitySchema,
   tags: z.array(z.string()),
@@ -119,10 +121,51 @@ export const assetFiltersSchema = z
     /** Assets that hold this address now. */
     ip: ipAddressSchema.optional(),
     unit_id: oneOrMany(id).optional(),
+    /** Assets owned by these employees. */
+    owner_employee_id: oneOrMany(id).optional(),
     company_id: z.union([id, z.array(id).max(500)]).optional(),
   })
   .strict();
 export type AssetFilters = z.infer<typeof assetFiltersSchema>;
+
+/**
+ * One change to many assets: chosen by `ids` or by the list's `filters`, and given a criticality, an
+ * owner (an employee of their company; null takes the owner away), tags added or taken away, or the
+ * archive.
+ */
+export const assetBulkSchema = z
+  .object({
+    ids: z.array(id).min(1, 'Give at least one id.').max(100_000, 'At most 100,000 ids at once.').optional(),
+    filters: assetFiltersSchema.optional(),
+    criticality: assetCriticalitySchema.optional(),
+    owner_employee_id: id.nullable().optional(),
+    add_tags: z.array(assetTag).min(1, 'Give at least one tag.').max(50, 'At most 50 tags.').optional(),
+    remove_tags: z.array(assetTag).min(1, 'Give at least one tag.').max(50, 'At most 50 tags.').optional(),
+    archived: z.boolean().optional(),
+  })
+  .strict()
+  .refine((b) => (b.ids === undefined) !== (b.filters === undefined), {
+    message: 'Give either ids or filters.',
+    path: ['ids'],
+  })
+  .refine(
+    (b) =>
+      b.criticality !== undefined ||
+      b.owner_employee_id !== undefined ||
+      b.add_tags !== undefined ||
+      b.remove_tags !== undefined ||
+      b.archived !== undefined,
+    { message: 'Say what to change: criticality, owner_employee_id, add_tags, remove_tags or archived.', path: [] },
+  );
+export type AssetBulk = z.infer<typeof assetBulkSchema>;
+
+export const assetBulkAnswerSchema = z.object({
+  /** Assets the change reached (chosen and in the caller's companies). */
+  matched: z.number().int().min(0),
+  /** Assets that were different before and are changed now. */
+  changed: z.number().int().min(0),
+});
+export type AssetBulkAnswer = z.infer<typeof assetBulkAnswerSchema>;
 
 /** Merge: every asset of `ids` goes into `into` (same company), its addresses, sources and tags with it. */
 export const assetMergeSchema = z

@@ -78,7 +78,7 @@ export const softwareInstallSchema = z.object({
   id: z.number().int(),
   company_id: z.number().int(),
   version_id: z.number().int(),
-  /** The asset the host is, once known (the assets module resolves `host_name`). */
+  /** The company's asset whose short name is the host's first label, if there is one. */
   asset_id: z.number().int().nullable(),
   host_name: z.string(),
   first_seen: z.string(),
@@ -98,6 +98,8 @@ export const softwareInstallFiltersSchema = z
     product_id: oneOrMany(z.number().int()).optional(),
     /** Installs on this host (any letter case). */
     host_name: z.string().trim().min(1).max(255).optional(),
+    /** Installs on these assets (hosts whose first label is the asset's short name). */
+    asset_id: oneOrMany(z.number().int().min(1)).optional(),
     /** false (default): installed now; true: reported removed. */
     removed: z.boolean().optional(),
   })

@@ -1,4 +1,6 @@
 import {
+  assetBulkAnswerSchema,
+  assetBulkSchema,
   assetCreateSchema,
   assetFiltersSchema,
   assetImportAnswerSchema,
@@ -106,6 +108,19 @@ export const assetEndpoints = {
     access: can('change'),
     params: idParams,
     responses: { 200: assetSchema },
+  }),
+  bulk: endpoint({
+    method: 'POST',
+    path: '/api/assets/bulk/',
+    summary: 'Change many assets at once',
+    description:
+      'The assets of `ids`, or every asset the list `filters` give, take a criticality, an owner (an employee ' +
+      'of their company), tags added or removed, or go into or out of the archive. Answers how many were ' +
+      'chosen and how many changed; each company gets one audit record.',
+    tag,
+    access: can('change'),
+    body: assetBulkSchema,
+    responses: { 200: assetBulkAnswerSchema },
   }),
   merge: endpoint({
     method: 'POST',

@@ -4,7 +4,7 @@ import { arrayLiteral } from '../../db/columns';
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition, type TenantScope } from '../../http/tenancy';
-import { filter, type ListResource } from '../../list/list-engine';
+import { filter, listCondition, type ListResource } from '../../list/list-engine';
 
 export interface AssetRow {
   id: number;
@@ -17,6 +17,7 @@ export interface AssetRow {
   macs: string[];
   fqdn: string;
   owner_employee_id: number | null;
+  owner_name: string | null;
   unit_id: number | null;
   criticality: AssetCriticality;
   tags: string[];
@@ -47,7 +48,8 @@ export const toAsset = (row: AssetRow): Asset => ({
 
 /** The columns of an asset (`a`), addresses as text. */
 export const assetColumns = sql`a.id, a.company_id, a.name, a.kind, a.os_name, a.os_version,
-  ARRAY(SELECT host(x) FROM unnest(a.ips) x) AS ips, a.macs, a.fqdn, a.owner_employee_id, a.unit_id,
+  ARRAY(SELECT host(x) FROM unnest(a.ips) x) AS ips, a.macs, a.fqdn, a.owner_employee_id,
+  (SELECT e.full_name FROM employees e WHERE e.id = a.owner_employee_id) AS owner_name, a.unit_id,
   a.criticality, a.tags, a.first_seen, a.last_seen, a.sources, a.agent_id, a.notes, a.archived_at,
   a.created_at, a.updated_at`;
 const list = <T>(value: T | T[]) => (Array.isArray(value) ? value : [value]);
@@ -68,6 +70,7 @@ export const assetList: ListResource<AssetRow, z.infer<typeof assetFiltersSchema
     archived: (v) => (v ? sql`a.archived_at IS NOT NULL` : sql`a.archived_at IS NULL`),
     ip: (v) => sql`a.ips @> ARRAY[${v}::inet]`,
     unit_id: (v) => filter.in<number>(sql`a.unit_id`, 'int8')(list(v)),
+    owner_employee_id: (v) => filter.in<number>(sql`a.owner_employee_id`, 'int8')(list(v)),
     company_id: (v) => filter.in<number>(sql`a.company_id`, 'int8')(list(v)),
   },
   orderings: {
@@ -160,6 +163,72 @@ export async function updateAsset(
 
 export async function deleteAssets(db: Queryable, ids: readonly number[]): Promise<void> {
   await db.query(sql`DELETE FROM assets WHERE id = ANY(${[...ids]}::int8[])`);
+}
+
+/** The change of a bulk edit, each part optional. */
+export interface AssetBulkChange {
+  criticality?: string;
+  owner_employee_id?: number | null;
+  add_tags?: readonly string[];
+  remove_tags?: readonly string[];
+  archived?: boolean;
+}
+
+/** Ids and companies of the assets a bulk change reaches (by ids or by the list's filters), locked. */
+export async function chosenAssets(
+  db: Queryable,
+  scope: TenantScope,
+  choice: { ids?: readonly number[]; filters?: z.infer<typeof assetFiltersSchema> },
+): Promise<{ id: number; company_id: number }[]> {
+  const where = choice.ids
+    ? sql`a.id = ANY(${[...new Set(choice.ids)]}::int8[])`
+    : listCondition(assetList, choice.filters ?? {}, scope);
+  const { rows } = await db.query<{ id: number; company_id: number }>(sql`
+    SELECT a.id, a.company_id FROM assets a WHERE ${where} AND ${tenantCondition(scope, sql`a.company_id`)}
+    ORDER BY a.id FOR UPDATE`);
+  return rows.map((r) => ({ id: Number(r.id), company_id: Number(r.company_id) }));
+}
+
+/** Applies one change to the assets of `ids` in one statement; answers those that were different. */
+export async function bulkUpdateAssets(
+  db: Queryable,
+  ids: readonly number[],
+  change: AssetBulkChange,
+): Promise<{ id: number; company_id: number }[]> {
+  const tags =
+    change.add_tags || change.remove_tags
+      ? sql`ARRAY(SELECT DISTINCT t FROM unnest(a.tags || ${[...(change.add_tags ?? [])]}::text[]) t
+          WHERE t <> ALL(${[...(change.remove_tags ?? [])]}::text[]) ORDER BY t)`
+      : sql`a.tags`;
+  const criticality = change.criticality === undefined ? sql`a.criticality` : sql`${change.criticality}::text`;
+  const owner =
+    change.owner_employee_id === undefined ? sql`a.owner_employee_id` : sql`${change.owner_employee_id}::int8`;
+  const archived =
+    change.archived === undefined
+      ? sql`a.archived_at`
+      : change.archived
+        ? sql`coalesce(a.archived_at, now())`
+        : sql`NULL::timestamptz`;
+  const { rows } = await db.query<{ id: number; company_id: number }>(sql`
+    WITH next AS (
+      SELECT a.id, ${tags} AS tags, ${criticality} AS criticality, ${owner} AS owner_employee_id, ${archived} AS archived_at
+      FROM assets a WHERE a.id = ANY(${[...ids]}::int8[])
+    )
+    UPDATE assets a SET tags = n.tags, criticality = n.criticality, owner_employee_id = n.owner_employee_id,
+      archived_at = n.archived_at, updated_at = now()
+    FROM next n
+    WHERE a.id = n.id AND (a.tags <> n.tags OR a.criticality <> n.criticality
+      OR a.owner_employee_id IS DISTINCT FROM n.owner_employee_id OR a.archived_at IS DISTINCT FROM n.archived_at)
+    RETURNING a.id, a.company_id`);
+  return rows.map((r) => ({ id: Number(r.id), company_id: Number(r.company_id) }));
+}
+
+/** The company of an employee, if the employee exists. */
+export async function employeeCompany(db: Queryable, employeeId: number): Promise<number | null> {
+  const { rows } = await db.query<{ company_id: number }>(
+    sql`SELECT company_id FROM employees WHERE id = ${employeeId}`,
+  );
+  return rows[0] ? Number(rows[0].company_id) : null;
 }
 
 /** Whether a unit belongs to the company. */

@@ -1,4 +1,6 @@
 import type {
+  AssetBulk,
+  AssetBulkAnswer,
   AssetCreate,
   AssetImportAnswer,
   AssetMerge,
@@ -14,7 +16,10 @@ import { recordAudit, recordChange, type AuditContext, type AuditedKind } from '
 import { readAssetCsv } from './asset-csv';
 import {
   assetsByName,
+  chosenAssets,
+  bulkUpdateAssets,
   deleteAssets,
+  employeeCompany,
   findAsset,
   findAssets,
   insertAsset,
@@ -25,6 +30,9 @@ import {
 } from './assets.repository';
 import { lockCompanyAssets, movePins, pinValues, readNetworks, replaceNetworks } from './discovery.repository';
 import { moveIpHosts, reassignIpHosts, resolveIpHost, upsertIpHosts, type IpHostRow } from './ip-hosts.repository';
+
+/** Ids named in one audit record of a bulk change; the count says how many there were. */
+const MAX_AUDITED_IDS = 1000;
 
 /** An asset in the audit log: what a person sees of it. */
 const audited: AuditedKind<AssetRow> = {
@@ -74,6 +82,13 @@ export class AssetsService {
     }
   }
 
+  /** An owner is an employee of the asset's company (an id of another company reads as no employee). */
+  private async checkOwner(tx: Queryable, companyId: number, employeeId: number | null | undefined) {
+    if (employeeId !== null && employeeId !== undefined && (await employeeCompany(tx, employeeId)) !== companyId) {
+      throw ValidationError.field('owner_employee_id', `The company has no employee with id ${employeeId}.`);
+    }
+  }
+
   async get(actor: Actor, id: number): Promise<AssetRow> {
     const asset = await findAsset(this.db, actor.scope, id);
     if (!asset) throw notFound();
@@ -88,6 +103,7 @@ export class AssetsService {
     const companyId = this.companyOf(actor, input.company_id);
     return this.db.transaction(async (tx) => {
       await this.checkUnit(tx, companyId, input.unit_id);
+      await this.checkOwner(tx, companyId, input.owner_employee_id);
       const fields: AssetFields = {
         name: input.name,
         kind: input.kind ?? 'other',
@@ -118,6 +134,7 @@ export class AssetsService {
       const before = await findAsset(tx, actor.scope, id, true);
       if (!before) throw notFound();
       await this.checkUnit(tx, before.company_id, input.unit_id);
+      await this.checkOwner(tx, before.company_id, input.owner_employee_id);
       const change = {
         ...input,
         ...(input.ips ? { ips: union(input.ips) } : {}),
@@ -132,6 +149,49 @@ export class AssetsService {
       const after = (await findAsset(tx, actor.scope, id))!;
       await recordChange(tx, audit, audited, { before, after });
       return after;
+    });
+  }
+
+  /**
+   * One change to the assets chosen by ids or by the list's filters, in one transaction; one audit record
+   * per company. An owner must be an employee of every chosen asset's company.
+   */
+  async bulk(actor: Actor, audit: AuditContext, body: AssetBulk): Promise<AssetBulkAnswer> {
+    return this.db.transaction(async (tx) => {
+      const targets = await chosenAssets(tx, actor.scope, body);
+      if (targets.length === 0) return { matched: 0, changed: 0 };
+      if (body.owner_employee_id !== undefined && body.owner_employee_id !== null) {
+        const company = await employeeCompany(tx, body.owner_employee_id);
+        const others = targets.filter((t) => t.company_id !== company).length;
+        if (company === null || !inScope(actor.scope, company)) {
+          throw ValidationError.field('owner_employee_id', `No employee with id ${body.owner_employee_id}.`);
+        }
+        if (others > 0) {
+          throw ValidationError.field(
+            'owner_employee_id',
+            `The employee belongs to another company than ${others} of the chosen assets.`,
+          );
+        }
+      }
+      const changed = await bulkUpdateAssets(
+        tx,
+        targets.map((t) => t.id),
+        body,
+      );
+      const companies = new Map<number, number[]>();
+      for (const row of changed) companies.set(row.company_id, [...(companies.get(row.company_id) ?? []), row.id]);
+      const { ids: _ids, filters, ...change } = body;
+      for (const [companyId, ids] of companies) {
+        await recordAudit(tx, audit, {
+          action: 'update',
+          objectType: 'asset',
+          objectId: ids.length === 1 ? ids[0]! : null,
+          objectRepr: `${ids.length} asset(s) changed`,
+          companyId,
+          after: { ...change, assets: ids.slice(0, MAX_AUDITED_IDS), ...(filters ? { filters } : {}) },
+        });
+      }
+      return { matched: targets.length, changed: changed.length };
     });
   }
 

@@ -141,10 +141,19 @@ export const toInstall = (row: InstallRow): SoftwareInstall => ({
   removed_at: row.removed_at === null ? null : iso(row.removed_at),
 });
 
+/**
+ * The asset an install's host is: the company's asset whose short name is the host's first label (one
+ * not archived first, then the oldest). Found when read, so merges, splits and renames never leave it stale.
+ */
+const installAsset = sql`(SELECT a.id FROM assets a
+  WHERE a.company_id = i.company_id AND a.name_key = split_part(i.host_key, '.', 1)
+  ORDER BY a.archived_at IS NOT NULL, a.id LIMIT 1)`;
+
 /** Installs: which hosts run a version (the assets of a version), current ones by default. */
 export const installList: ListResource<InstallRow, z.infer<typeof softwareInstallFiltersSchema>, SoftwareInstall> = {
   from: sql`software_installs i`,
-  select: sql`i.id, i.company_id, i.version_id, i.asset_id, i.host_name, i.first_seen, i.last_seen, i.removed_at, i.source`,
+  select: sql`i.id, i.company_id, i.version_id, ${installAsset} AS asset_id, i.host_name, i.first_seen, i.last_seen,
+    i.removed_at, i.source`,
   tenantColumn: sql`i.company_id`,
   idField: { expr: sql`i.id`, type: 'int8' },
   filtersSchema: softwareInstallFiltersSchema,
@@ -154,6 +163,8 @@ export const installList: ListResource<InstallRow, z.infer<typeof softwareInstal
     version_id: (v) => filter.in<number>(sql`i.version_id`, 'int8')(list(v)),
     product_id: (v) => filter.in<number>(sql`i.product_id`, 'int8')(list(v)),
     host_name: (v) => sql`i.host_key = ${v.toLowerCase()}`,
+    asset_id: (v) => sql`(i.company_id, split_part(i.host_key, '.', 1)) IN (
+      SELECT a.company_id, a.name_key FROM assets a WHERE a.id = ANY(${list(v)}::int8[]) AND a.name_key IS NOT NULL)`,
     removed: (v) => (v ? sql`i.removed_at IS NOT NULL` : sql`i.removed_at IS NULL`),
   },
   orderings: {
@@ -238,11 +249,11 @@ export async function recordSoftware(tx: Queryable, companyId: number, folded: F
   const iLast = installs.map((i) => i.last_seen);
   const iRemoved = installs.map((i) => i.removed_at);
   const iSource = installs.map((i) => i.source);
-  // The host's asset is left to the assets module, which resolves host_name to it.
+  // The host's asset is found when an install is read (installAsset).
   await tx.query(sql`
-    INSERT INTO software_installs (company_id, product_id, version_id, asset_id, host_name, host_key, first_seen, last_seen,
+    INSERT INTO software_installs (company_id, product_id, version_id, host_name, host_key, first_seen, last_seen,
       removed_at, source)
-    SELECT ${c}::int8, u.product_id, u.version_id, NULL, u.host_name, u.host_key, u.first_seen, u.last_seen, u.removed_at, u.source
+    SELECT ${c}::int8, u.product_id, u.version_id, u.host_name, u.host_key, u.first_seen, u.last_seen, u.removed_at, u.source
     FROM unnest(${iProduct}::int8[], ${iVersion}::int8[], ${installs.map((i) => i.host_name)}::text[], ${iHostKey}::text[],
       ${iFirst}::timestamptz[], ${iLast}::timestamptz[], ${iRemoved}::timestamptz[], ${iSource}::text[])
       AS u(product_id, version_id, host_name, host_key, first_seen, last_seen, removed_at, source)

@@ -1,0 +1,242 @@
+import type {
+  Asset,
+  AssetBulkAnswer,
+  IngestTokenCreated,
+  ListAnswer,
+  SoftwareInstall,
+  SystemLog,
+} from '@vigil/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../src/db/sql';
+import type { Errors } from './helpers/auth-helpers';
+import type { TestClient } from './helpers/http-client';
+import { buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';
+
+/*
+ * What ties an asset to the rest of the estate: its owner (an employee of its company, never of
+ * another), the bulk changes of the assets list (criticality, owner, tags, archive, by ids or by
+ * filters), and the asset a software install's host is.
+ */
+
+let t: TestApp;
+let alpha: number;
+let beta: number;
+let alice: TestClient;
+let bob: TestClient;
+let provider: TestClient;
+let alphaKey: string;
+const employees: Record<string, number> = {};
+
+const permissions = [
+  { basename: 'assets', actions: ['view', 'add', 'change'] },
+  { basename: 'employees', actions: ['view', 'add'] },
+  { basename: 'software', actions: ['view'] },
+  { basename: 'software/versions', actions: ['view'] },
+  { basename: 'system_logs', actions: ['view'] },
+];
+
+async function create(client: TestClient, body: object): Promise<Asset> {
+  const answer = await client.post<Asset>('/api/assets/', body);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return answer.body;
+}
+
+async function get(client: TestClient, id: number): Promise<Asset> {
+  return (await client.get<Asset>(`/api/assets/${id}/`)).body;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  alpha = await buildCompany(t.db, 'Alpha Links');
+  beta = await buildCompany(t.db, 'Beta Links');
+  await buildUser(t.db, { username: 'alice', companyId: alpha, permissions });
+  await buildUser(t.db, { username: 'bob', companyId: beta, permissions });
+  alice = t.client();
+  await alice.signIn('alice', 'User-password-1');
+  bob = t.client();
+  await bob.signIn('bob', 'User-password-1');
+  provider = await t.admin();
+  for (const [client, name] of [
+    [alice, 'Ada Lovelace'],
+    [alice, 'Grace Hopper'],
+    [bob, 'Bob Beta'],
+  ] as const) {
+    const made = await client.post<{ id: number }>('/api/employees/', { full_name: name });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    employees[name] = made.body.id;
+  }
+  alphaKey = (await provider.post<IngestTokenCreated>('/api/ingest/tokens/', { name: 'agents', company_id: alpha }))
+    .body.key;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('asset owners', () => {
+  it('takes an employee of the asset’s company as owner and shows the name; refuses another company’s', async () => {
+    const laptop = await create(alice, { name: 'ws-ada', owner_employee_id: employees['Ada Lovelace'] });
+    expect(laptop).toMatchObject({ owner_employee_id: employees['Ada Lovelace'], owner_name: 'Ada Lovelace' });
+
+    const foreign = await alice.post<Errors>('/api/assets/', {
+      name: 'ws-x',
+      owner_employee_id: employees['Bob Beta'],
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.errors.owner_employee_id?.[0]).toMatch(/no employee/i);
+    const changed = await alice.patch<Errors>(`/api/assets/${laptop.id}/`, {
+      owner_employee_id: employees['Bob Beta'],
+    });
+    expect(changed.status).toBe(400);
+    expect((await get(alice, laptop.id)).owner_name).toBe('Ada Lovelace');
+
+    const owned = await alice.post<ListAnswer<Asset>>('/api/assets/check/', {
+      owner_employee_id: employees['Ada Lovelace'],
+    });
+    expect(owned.body.results.map((a) => a.name)).toEqual(['ws-ada']);
+  });
+
+  it('leaves an asset without owner when its employee is deleted', async () => {
+    const temp = await alice.post<{ id: number }>('/api/employees/', { full_name: 'Temp Contractor' });
+    const desk = await create(alice, { name: 'ws-temp', owner_employee_id: temp.body.id });
+    await t.db.query(sql`DELETE FROM employees WHERE id = ${temp.body.id}`);
+    expect(await get(alice, desk.id)).toMatchObject({ owner_employee_id: null, owner_name: null });
+  });
+});
+
+describe('bulk changes', () => {
+  it('changes criticality, owner, tags and the archive of chosen assets, audited once per company', async () => {
+    const [a, b, c] = [
+      await create(alice, { name: 'srv-db-1', kind: 'server', tags: ['db'] }),
+      await create(alice, { name: 'srv-db-2', kind: 'server', tags: ['db', 'old'] }),
+      await create(alice, { name: 'srv-web-1', kind: 'server' }),
+    ];
+    const answer = await alice.post<AssetBulkAnswer>('/api/assets/bulk/', {
+      ids: [a.id, b.id],
+      criticality: 'critical',
+      owner_employee_id: employees['Grace Hopper'],
+      add_tags: ['pci'],
+      remove_tags: ['old'],
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body).toEqual({ matched: 2, changed: 2 });
+    for (const id of [a.id, b.id]) {
+      expect(await get(alice, id)).toMatchObject({
+        criticality: 'critical',
+        owner_name: 'Grace Hopper',
+        tags: ['db', 'pci'],
+      });
+    }
+    expect((await get(alice, c.id)).criticality).toBe('medium');
+
+    // The same change again changes nothing.
+    const again = await alice.post<AssetBulkAnswer>('/api/assets/bulk/', {
+      ids: [a.id, b.id],
+      criticality: 'critical',
+    });
+    expect(again.body).toEqual({ matched: 2, changed: 0 });
+
+    // By filter: every asset tagged pci goes to the archive.
+    const archived = await alice.post<AssetBulkAnswer>('/api/assets/bulk/', {
+      filters: { tag: 'pci' },
+      archived: true,
+    });
+    expect(archived.body).toEqual({ matched: 2, changed: 2 });
+    expect((await get(alice, a.id)).archived_at).not.toBeNull();
+    expect((await get(alice, c.id)).archived_at).toBeNull();
+
+    const logs = await alice.post<ListAnswer<SystemLog>>('/api/system_logs/check/', { object_type: 'asset' });
+    const bulk = logs.body.results.filter((l) => l.object_repr === '2 asset(s) changed');
+    expect(bulk.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reaches only the caller’s assets and refuses an owner of another company', async () => {
+    const mine = await create(alice, { name: 'ws-mine' });
+    const theirs = await create(bob, { name: 'ws-theirs' });
+    const answer = await alice.post<AssetBulkAnswer>('/api/assets/bulk/', {
+      ids: [mine.id, theirs.id],
+      criticality: 'low',
+    });
+    expect(answer.body).toEqual({ matched: 1, changed: 1 });
+    expect((await get(bob, theirs.id)).criticality).toBe('medium');
+
+    const foreignOwner = await alice.post<Errors>('/api/assets/bulk/', {
+      ids: [mine.id],
+      owner_employee_id: employees['Bob Beta'],
+    });
+    expect(foreignOwner.status).toBe(400);
+    expect(foreignOwner.body.errors.owner_employee_id).toBeDefined();
+
+    // Provider staff choosing assets of two companies cannot give them one company's employee.
+    const mixed = await provider.post<Errors>('/api/assets/bulk/', {
+      ids: [mine.id, theirs.id],
+      owner_employee_id: employees['Ada Lovelace'],
+    });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.errors.owner_employee_id?.[0]).toMatch(/another company than 1/);
+    expect((await get(bob, theirs.id)).owner_employee_id).toBeNull();
+  });
+
+  it('refuses a body that says nothing to change, or both ids and filters', async () => {
+    for (const body of [
+      { ids: [1] },
+      { ids: [1], filters: {}, criticality: 'low' },
+      { criticality: 'low' },
+      { ids: [], criticality: 'low' },
+      { ids: [1], criticality: 'extreme' },
+      { ids: [1], add_tags: [''] },
+    ]) {
+      const answer = await alice.post<Errors>('/api/assets/bulk/', body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(answer.body.errors ?? {}).length, JSON.stringify(body)).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('software on assets', () => {
+  it('shows the asset a software install’s host is, and lists the installs of an asset', async () => {
+    const host = await create(alice, { name: 'WS-SOFT', fqdn: 'ws-soft.alpha.example' });
+    await create(bob, { name: 'ws-soft' });
+    const response = await fetch(`${t.url}/api/ingest/endpoint/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alphaKey}`, 'content-type': 'application/x-ndjson' },
+      body: [
+        {
+          '@timestamp': '2026-11-20T08:00:00Z',
+          host: { name: 'ws-soft.alpha.example', os: { family: 'debian' } },
+          event: { dataset: 'system.package', action: 'existing_package', category: ['package'], kind: 'state' },
+          package: { name: 'curl', version: '7.88.1-10', type: 'deb' },
+        },
+        {
+          '@timestamp': '2026-11-20T08:00:00Z',
+          host: { name: 'ws-nobody', os: { family: 'debian' } },
+          event: { dataset: 'system.package', action: 'existing_package', category: ['package'], kind: 'state' },
+          package: { name: 'curl', version: '7.88.1-10', type: 'deb' },
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    });
+    expect(response.status).toBe(200);
+
+    const installs = await alice.post<ListAnswer<SoftwareInstall>>('/api/software/versions/installs/check/', {
+      search: 'ws-',
+    });
+    expect(installs.body.results.map((i) => [i.host_name, i.asset_id]).sort()).toEqual(
+      [
+        ['ws-nobody', null],
+        ['ws-soft.alpha.example', host.id],
+      ].sort(),
+    );
+    const onHost = await alice.post<ListAnswer<SoftwareInstall>>('/api/software/versions/installs/check/', {
+      asset_id: host.id,
+    });
+    expect(onHost.body.results.map((i) => i.host_name)).toEqual(['ws-soft.alpha.example']);
+
+    // Another company's asset of the same name reaches none of these installs.
+    const bobs = await bob.post<ListAnswer<Asset>>('/api/assets/check/', { search: 'ws-soft' });
+    const bobInstalls = await alice.post<ListAnswer<SoftwareInstall>>('/api/software/versions/installs/check/', {
+      asset_id: bobs.body.results[0]!.id,
+    });
+    expect(bobInstalls.body.results).toEqual([]);
+  });
+});
