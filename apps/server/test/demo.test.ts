@@ -1,5 +1,7 @@
 import type {
   Alert,
+  Asset,
+  Employee,
   Incident,
   IncidentDetail,
   ListAnswer,
@@ -111,6 +113,25 @@ describe('demo data', () => {
     expect(demo.events.network).toBeGreaterThan(200);
     expect(demo.events.endpoint).toBeGreaterThan(100);
     expect(demo.events.mail).toBeGreaterThanOrEqual(20);
+  });
+
+  it('gives each customer an estate: tens of assets with owners, its staff, and the software of its hosts', async () => {
+    for (const company of [northwind, aurora]) {
+      const assets = (await admin.post<ListAnswer<Asset>>('/api/assets/check/?page_size=500', { company_id: company }))
+        .body.results;
+      expect(assets.length, `assets of ${company}`).toBeGreaterThanOrEqual(10);
+      const owned = assets.filter((a) => a.owner_name !== null);
+      expect(owned.length, `owned assets of ${company}`).toBeGreaterThanOrEqual(5);
+      expect(assets.some((a) => a.criticality === 'critical')).toBe(true);
+      expect(await count(admin, '/api/employees/count/', { company_id: company })).toBeGreaterThanOrEqual(7);
+      const products = await count(admin, '/api/software/count/', { company_id: company });
+      expect(products, `software of ${company}`).toBeGreaterThanOrEqual(6);
+      // Owners are the company's own people.
+      for (const asset of owned) {
+        const owner = await admin.get<Employee>(`/api/employees/${asset.owner_employee_id}/`);
+        expect(owner.body.company_id).toBe(company);
+      }
+    }
   });
 
   it("never shows one company's events, alerts or incidents to the other", async () => {

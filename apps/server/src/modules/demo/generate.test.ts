@@ -17,7 +17,7 @@ describe('demo traffic', () => {
         customer.name,
       ).toEqual([]);
       const types = new Set(eve.flatMap((r) => (r.ok ? [r.event.event_type] : [])));
-      expect([...types].sort()).toEqual(['alert', 'anomaly', 'dns', 'fileinfo', 'flow', 'http', 'tls']);
+      expect([...types].sort()).toEqual(['alert', 'anomaly', 'dhcp', 'dns', 'fileinfo', 'flow', 'http', 'tls']);
       const signatures = eve.flatMap((r) => (r.ok && r.event.alert ? [r.event.alert.signature] : []));
       expect(signatures.some((s) => s.startsWith('ET MALWARE'))).toBe(true);
       const ep = batches(endpoint, 1000).flatMap((body) => parseEndpointLines(body));

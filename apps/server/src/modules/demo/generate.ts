@@ -41,6 +41,7 @@ export function generateDemo(options: DemoOptions): DemoDataset {
     const network = new NetworkGenerator(random.fork('network'), customer, options.now, files);
     network.scenario(beacons);
     network.background(Math.max(0, size.network - network.lines.length));
+    network.leases();
     const endpoint = new EndpointGenerator(random.fork('endpoint'), customer, options.now, files);
     endpoint.scenario();
     endpoint.background(Math.max(0, size.endpoint - endpoint.lines.length));

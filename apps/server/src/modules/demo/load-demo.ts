@@ -6,6 +6,7 @@ import type { Database } from '../../db/database';
 import { RETRO_HUNT_JOB } from '../indicators/retro-hunt';
 import { YARA_SCAN_JOB } from '../rules/yara/yara-scan.service';
 import { DemoApi, withTemporaryApiKey } from './api';
+import { finishEstate, setUpEstate } from './estate';
 import type { DemoFile } from './files';
 import { existingDemoObjects, pendingJobs, providerAdministrator } from './demo.repository';
 import { batches, generateDemo, type CustomerTraffic, type DemoDataset } from './generate';
@@ -145,6 +146,21 @@ export async function loadDemo(
   // The mail's attachments queued a YARA scan of the warehouse; its alerts belong to the demo too.
   log('Scanning the mail attachments with the YARA rules…');
   await drainJobs(app, db, [YARA_SCAN_JOB]);
+
+  log('Taking stock of each customer’s estate…');
+  const estateRandom = new Random(seed).fork('estate');
+  await withTemporaryApiKey(db, admin.userId, async (key) => {
+    for (const company of setup.customers) {
+      await finishEstate(
+        DemoApi.asUser(app, key),
+        DemoApi.asSensor(app, company.ingestKey),
+        company.customer,
+        company.companyId,
+        now,
+        estateRandom.fork(company.customer.key),
+      );
+    }
+  });
 
   const accountOf = (username: string) => setup.accounts.find((a) => a.plan.username === username)!;
   let incidents = 0;
@@ -296,6 +312,7 @@ async function setUp(
       name: `${customer.sensor} and endpoint agents`,
     });
     customers.push({ customer, companyId: company.id, ingestKey: token.key });
+    await setUpEstate(api, customer, company.id);
   }
 
   log('Planting indicators…');

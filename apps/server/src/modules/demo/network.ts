@@ -9,6 +9,14 @@ const POWERSHELL_UA = 'Mozilla/5.0 (Windows NT; Windows NT 10.0; en-US) WindowsP
 const UPDATE_UA = 'Microsoft-Delivery-Optimization/10.0';
 const APT_UA = 'Debian APT-HTTP/1.3 (2.6.1)';
 
+/** A machine's MAC address, the same on every run: VMware's prefix and three bytes from its name. */
+function macOf(name: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  const bytes = [0x00, 0x50, 0x56, (h >>> 16) & 0x3f, (h >>> 8) & 0xff, h & 0xff];
+  return bytes.map((b) => b.toString(16).padStart(2, '0')).join(':');
+}
+
 /** Builds one customer's Suricata EVE output: everyday traffic and the attacks of the story. */
 export class NetworkGenerator extends EveRecords {
   /** Everyday traffic: `count` records of every kind, spread over the last 14 days. */
@@ -46,6 +54,58 @@ export class NetworkGenerator extends EveRecords {
         this.dns(at, client.ip, this.random.pick(['www.speedtest.net', 'c.speedtest.net']), '151.101.2.219');
       }
     }
+  }
+
+  /**
+   * What tells a sensor which machine holds which address: DHCP leases of the Windows machines (their
+   * name, MAC and address, renewed every few days) and lookups of the servers' names on the company's
+   * resolver.
+   */
+  leases(): void {
+    const domain = `${this.customer.adDomain.toLowerCase()}.local`;
+    for (const host of this.customer.hosts) {
+      if (host.os === 'windows' && host.role === 'workstation') {
+        const mac = macOf(host.name);
+        for (let daysAgo = 13 - this.random.int(0, 2); daysAgo >= 0; daysAgo -= this.random.int(2, 4)) {
+          this.dhcpLease(dayAt(this.now, daysAgo, 7 + this.random.int(0, 2), this.random.int(0, 59)), host, mac);
+        }
+      } else {
+        for (let daysAgo = 13; daysAgo >= 0; daysAgo -= this.random.int(1, 3)) {
+          const client = this.random.pick(this.workstations);
+          this.dns(
+            dayAt(this.now, daysAgo, 8 + this.random.int(0, 9), this.random.int(0, 59)),
+            client.ip,
+            `${host.name.toLowerCase()}.${domain}`,
+            host.ip,
+          );
+        }
+      }
+    }
+  }
+
+  /** A DHCP request from a machine and the gateway's acknowledgement with its lease. */
+  private dhcpLease(at: number, host: DemoHost, mac: string): void {
+    const flow = this.newFlow();
+    const id = this.random.int(1, 2 ** 31);
+    const common = { id, client_mac: mac, client_ip: '0.0.0.0', relay_ip: '0.0.0.0', next_server_ip: '0.0.0.0' };
+    this.emit(at, {
+      ...this.base('dhcp', flow, '0.0.0.0', 68, '255.255.255.255', 67, 'UDP', 'dhcp'),
+      dhcp: { type: 'request', ...common, assigned_ip: '0.0.0.0', dhcp_type: 'request', hostname: host.name },
+    });
+    this.emit(at + this.random.int(2, 30), {
+      ...this.base('dhcp', flow, this.customer.gateway, 67, host.ip, 68, 'UDP', 'dhcp'),
+      dhcp: {
+        type: 'reply',
+        ...common,
+        assigned_ip: host.ip,
+        dhcp_type: 'ack',
+        lease_time: 4 * 86_400,
+        subnet_mask: '255.255.0.0',
+        routers: [this.customer.gateway],
+        hostname: host.name,
+        dns_servers: [this.customer.resolver],
+      },
+    });
   }
 
   /** A software update over plain HTTP with the file Suricata saw (hashes, no bytes). */
