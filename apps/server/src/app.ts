@@ -75,11 +75,13 @@ export function buildDetectionPipeline(parts: {
   publish: (live: LiveEvent[]) => Promise<void>;
   /** The Sigma stage (buildServices makes it to load the rules at start); a new one when absent. */
   sigma?: SigmaStage;
+  /** ASSET_DISCOVERY (on when absent). */
+  assetDiscovery?: boolean;
 }): DetectionPipeline {
   return createDetectionPipeline({
     db: parts.db,
     // Each stage object holds its own compiled rules and threshold counters, made here once per app.
-    inventorySteps: [assetDiscoveryStep],
+    inventorySteps: parts.assetDiscovery === false ? [] : [assetDiscoveryStep],
     detectionStages: [new SuricataRuleStage(), parts.sigma ?? new SigmaStage(), indicatorStage(parts.indicators)],
     raise: (tx, detections) => raiseAlerts(tx, detections, { dedupWindowMinutes: parts.dedupWindowMinutes }),
     software: recordSoftwareOfBatch,
@@ -194,6 +196,7 @@ async function buildServices(app: FastifyInstance, deps: AppDeps): Promise<AppSe
     db: deps.db,
     indicators: indicatorIndex,
     dedupWindowMinutes: deps.config.alertDedupWindowMinutes,
+    assetDiscovery: deps.config.assetDiscovery,
     sigma,
     // The live bus is made by the live module (registered later); it is read when a batch has committed.
     publish: (live) =>

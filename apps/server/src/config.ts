@@ -32,6 +32,8 @@ const configSchema = z.object({
   WEB_DIST_DIR: z.string().trim().min(1).optional(),
   /** Cookies get the Secure flag; on by default when PUBLIC_URL is https. */
   COOKIE_SECURE: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  /** Whether ingest makes and updates assets from the events (a provider with an inventory of its own turns it off). */
+  ASSET_DISCOVERY: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
   /** Shortest password the policy accepts. */
   PASSWORD_MIN_LENGTH: z.coerce
     .number({ message: 'must be a whole number from 8 to 128' })
@@ -184,6 +186,8 @@ export interface Config {
   providerName: string;
   webDistDir: string;
   cookieSecure: boolean;
+  /** ASSET_DISCOVERY=on: the ingest pipeline finds assets in the events. */
+  assetDiscovery: boolean;
   passwordMinLength: number;
   /** 0: passwords never expire. */
   passwordMaxAgeDays: number;
@@ -260,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerName: c.VIGIL_PROVIDER_NAME,
     webDistDir: c.WEB_DIST_DIR ? path.resolve(c.WEB_DIST_DIR) : defaultWebDist,
     cookieSecure: c.COOKIE_SECURE ? c.COOKIE_SECURE === 'true' : (c.PUBLIC_URL?.startsWith('https:') ?? false),
+    assetDiscovery: c.ASSET_DISCOVERY === 'on',
     passwordMinLength: c.PASSWORD_MIN_LENGTH,
     passwordMaxAgeDays: c.PASSWORD_MAX_AGE_DAYS,
     loginMaxFailures: c.LOGIN_MAX_FAILURES,

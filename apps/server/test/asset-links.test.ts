@@ -240,3 +240,49 @@ describe('software on assets', () => {
     expect(bobInstalls.body.results).toEqual([]);
   });
 });
+
+describe('ASSET_DISCOVERY=off', () => {
+  it('stores the events and makes no asset of them', async () => {
+    const quiet = await startTestApp({ ASSET_DISCOVERY: 'off' });
+    try {
+      const admin = await quiet.admin();
+      const company = await buildCompany(quiet.db, 'Gamma Manual');
+      const key = (await admin.post<IngestTokenCreated>('/api/ingest/tokens/', { name: 'agents', company_id: company }))
+        .body.key;
+      const response = await fetch(`${quiet.url}/api/ingest/endpoint/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
+        body: JSON.stringify({
+          '@timestamp': '2026-11-20T08:00:00Z',
+          host: { name: 'ws-quiet', ip: ['10.1.2.3'], os: { name: 'Windows 11' } },
+          event: { action: 'process-create', code: '1' },
+          process: { pid: 1, name: 'cmd.exe', executable: 'C:\\Windows\\System32\\cmd.exe' },
+        }),
+      });
+      expect(response.status).toBe(200);
+      expect((await response.json()) as { accepted: number }).toMatchObject({ accepted: 1 });
+      const assets = await admin.post<{ count: number }>('/api/assets/count/', { company_id: company });
+      expect(assets.body.count).toBe(0);
+      const events = await admin.post<{ count: number }>('/api/eclipse_events/count/', { company_id: company });
+      expect(events.body.count).toBe(1);
+    } finally {
+      await quiet.close();
+    }
+  });
+
+  it('makes the asset with discovery on (the default)', async () => {
+    const response = await fetch(`${t.url}/api/ingest/endpoint/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alphaKey}`, 'content-type': 'application/x-ndjson' },
+      body: JSON.stringify({
+        '@timestamp': '2026-11-20T08:00:00Z',
+        host: { name: 'ws-loud', ip: ['10.1.2.4'], os: { name: 'Windows 11' } },
+        event: { action: 'process-create', code: '1' },
+        process: { pid: 1, name: 'cmd.exe', executable: 'C:\\Windows\\System32\\cmd.exe' },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const found = await alice.post<ListAnswer<Asset>>('/api/assets/check/', { search: 'ws-loud' });
+    expect(found.body.results.map((a) => a.name)).toEqual(['ws-loud']);
+  });
+});
