@@ -286,3 +286,41 @@ describe('ASSET_DISCOVERY=off', () => {
     expect(found.body.results.map((a) => a.name)).toEqual(['ws-loud']);
   });
 });
+
+describe('asset lookup', () => {
+  it('names the assets an alert’s addresses and hosts were, for the company in scope only', async () => {
+    const server = await create(alice, { name: 'SRV-LOOKUP', ips: ['10.77.0.5'], criticality: 'critical' });
+    const query = new URLSearchParams();
+    query.set('company_id', String(alpha));
+    for (const ip of ['10.77.0.5', '203.0.113.9']) query.append('ip', ip);
+    for (const host of ['srv-lookup.alpha.example', 'nobody-here']) query.append('host', host);
+    const answer = await alice.get<{ found: { value: string; kind: string; asset: { id: number } }[] }>(
+      `/api/assets/lookup/?${query}`,
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.found).toEqual([
+      {
+        value: '10.77.0.5',
+        kind: 'ip',
+        asset: { id: server.id, name: 'SRV-LOOKUP', kind: 'other', criticality: 'critical' },
+      },
+      {
+        value: 'srv-lookup.alpha.example',
+        kind: 'host',
+        asset: { id: server.id, name: 'SRV-LOOKUP', kind: 'other', criticality: 'critical' },
+      },
+    ]);
+    // Before the address was first claimed it was nobody's.
+    const before = await alice.get<{ found: unknown[] }>(
+      `/api/assets/lookup/?company_id=${alpha}&ip=10.77.0.5&at=2020-01-01T00:00:00Z`,
+    );
+    expect(before.body.found).toEqual([]);
+
+    const foreign = await bob.get<Errors>(`/api/assets/lookup/?company_id=${alpha}&ip=10.77.0.5`);
+    expect(foreign.status).toBe(400);
+    const tooMany = new URLSearchParams({ company_id: String(alpha) });
+    for (let i = 0; i < 101; i += 1) tooMany.append('ip', `10.0.0.${i}`);
+    expect((await alice.get(`/api/assets/lookup/?${tooMany}`)).status).toBe(400);
+    expect((await alice.get(`/api/assets/lookup/?company_id=${alpha}&ip=not-an-ip`)).status).toBe(400);
+  });
+});

@@ -281,3 +281,41 @@ export const ipHostResolveAnswerSchema = z.object({
   /** The claim the answer rests on. */
   ip_host: ipHostSchema.nullable(),
 });
+
+/** At most this many addresses and host names in one asset lookup. */
+export const MAX_ASSET_LOOKUP = 100;
+const lookupList = <T extends z.ZodTypeAny>(item: T) =>
+  z
+    .union([item, z.array(item).max(MAX_ASSET_LOOKUP, `At most ${MAX_ASSET_LOOKUP} values.`)])
+    .transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[])
+    .optional();
+
+/**
+ * The assets that the addresses and host names of one company's alert or event were at a moment: what
+ * the console links each host and internal address to.
+ */
+export const assetLookupQuerySchema = z
+  .object({
+    company_id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+    /** The moment (the event's time); now when absent. */
+    at: dateTime.optional(),
+    ip: lookupList(ipAddressSchema),
+    host: lookupList(z.string().trim().min(1).max(255)),
+  })
+  .strict();
+export type AssetLookupQuery = z.infer<typeof assetLookupQuerySchema>;
+
+/** What a link to an asset shows. */
+export const assetRefSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  kind: assetKindSchema,
+  criticality: assetCriticalitySchema,
+});
+export type AssetRef = z.infer<typeof assetRefSchema>;
+
+export const assetLookupAnswerSchema = z.object({
+  /** One entry per address or host name that names an asset; the others are left out. */
+  found: z.array(z.object({ value: z.string(), kind: z.enum(['ip', 'host']), asset: assetRefSchema })),
+});
+export type AssetLookupAnswer = z.infer<typeof assetLookupAnswerSchema>;

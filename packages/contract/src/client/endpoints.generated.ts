@@ -25,6 +25,7 @@ export const endpoints = {
     update: ref<typeof declared.assets.update>('PATCH', '/api/assets/:id/'),
     archive: ref<typeof declared.assets.archive>('POST', '/api/assets/:id/archive/'),
     unarchive: ref<typeof declared.assets.unarchive>('POST', '/api/assets/:id/unarchive/'),
+    lookup: ref<typeof declared.assets.lookup>('GET', '/api/assets/lookup/'),
     bulk: ref<typeof declared.assets.bulk>('POST', '/api/assets/bulk/'),
     merge: ref<typeof declared.assets.merge>('POST', '/api/assets/merge/'),
     split: ref<typeof declared.assets.split>('POST', '/api/assets/:id/split/'),

@@ -1,4 +1,6 @@
 import {
+  assetLookupAnswerSchema,
+  assetLookupQuerySchema,
   assetBulkAnswerSchema,
   assetBulkSchema,
   assetCreateSchema,
@@ -108,6 +110,19 @@ export const assetEndpoints = {
     access: can('change'),
     params: idParams,
     responses: { 200: assetSchema },
+  }),
+  lookup: endpoint({
+    method: 'GET',
+    path: '/api/assets/lookup/',
+    summary: 'The assets some addresses and host names were at a moment',
+    description:
+      'For one company: each address resolves as `ip_hosts/resolve/` does at `at` (now when absent), each ' +
+      'host name to the asset of that short name (the first label, any letter case). Values that name no ' +
+      'asset are left out of `found`. Up to 100 of each.',
+    tag,
+    access: can('view'),
+    query: assetLookupQuerySchema,
+    responses: { 200: assetLookupAnswerSchema },
   }),
   bulk: endpoint({
     method: 'POST',

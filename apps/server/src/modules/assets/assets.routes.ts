@@ -52,6 +52,7 @@ export async function registerAssets(app: FastifyInstance, deps: AppDeps): Promi
   route(app, api.unarchive, async ({ request, params }) =>
     toAsset(await assets.setArchived(requireActor(request), auditContextOf(request), params.id, false)),
   );
+  route(app, api.lookup, async ({ request, query }) => assets.lookup(requireActor(request), query));
   route(app, api.bulk, async ({ request, body }) => assets.bulk(requireActor(request), auditContextOf(request), body));
   route(app, api.merge, async ({ request, body }) =>
     toAsset(await assets.merge(requireActor(request), auditContextOf(request), body)),

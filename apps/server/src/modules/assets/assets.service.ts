@@ -1,4 +1,6 @@
 import type {
+  AssetLookupAnswer,
+  AssetLookupQuery,
   AssetBulk,
   AssetBulkAnswer,
   AssetCreate,
@@ -14,6 +16,7 @@ import { notFound, ValidationError } from '../../http/errors';
 import { inScope, type TenantScope } from '../../http/tenancy';
 import { recordAudit, recordChange, type AuditContext, type AuditedKind } from '../audit/audit.service';
 import { readAssetCsv } from './asset-csv';
+import { lookupAssets, type AssetRefRow } from './asset-lookup.repository';
 import {
   assetsByName,
   chosenAssets,
@@ -430,6 +433,20 @@ export class AssetsService {
       });
       return { company_id: company, cidrs: after };
     });
+  }
+
+  /** The assets addresses and host names of one company in scope were at a moment. */
+  async lookup(actor: Actor, query: AssetLookupQuery): Promise<AssetLookupAnswer> {
+    if (!inScope(actor.scope, query.company_id)) throw ValidationError.field('company_id', 'No such company.');
+    const at = query.at ?? new Date().toISOString();
+    const found = await lookupAssets(this.db, query.company_id, at, query.ip ?? [], query.host ?? []);
+    const ref = (r: AssetRefRow) => ({ id: r.id, name: r.name, kind: r.kind, criticality: r.criticality });
+    return {
+      found: [
+        ...found.ips.map((r) => ({ value: r.value, kind: 'ip' as const, asset: ref(r) })),
+        ...found.hosts.map((r) => ({ value: r.value, kind: 'host' as const, asset: ref(r) })),
+      ],
+    };
   }
 
   /** The asset that held an address at a moment, in the caller's scope. */

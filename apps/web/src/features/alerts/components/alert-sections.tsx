@@ -26,6 +26,8 @@ import { alertKeys, fetchLinkedEvents, type AlertDetail } from '../api/alerts';
 import { userLabel, type useAssignableUsers } from '../api/hooks';
 import { ruleMetadataItems } from '../../triage';
 import { mitreUrl, pivotOf } from '../lib/pivots';
+import { useAssetLookup } from '../../assets/api/asset-lookup';
+import { AssetLink } from '../../assets/components/asset-link';
 
 /** A titled panel of the alert page. */
 export { Card };
@@ -106,6 +108,13 @@ export function DetectionCard({ alert }: { alert: AlertDetail }) {
 /** The alert's observables with a one-click pivot into the event pages. */
 export function ObservablesCard({ alert }: { alert: AlertDetail }) {
   const { t } = useTranslation();
+  // Each host and address links to the asset it was when the alert was last seen.
+  const assets = useAssetLookup({
+    companyId: alert.companyId,
+    at: alert.lastSeen,
+    ips: alert.observables.filter((o) => o.kind === 'ip').map((o) => o.value),
+    hosts: alert.observables.filter((o) => o.kind === 'host').map((o) => o.value),
+  });
   return (
     <Card title={t('alerts.detail.observables')} testId="alert-observables">
       {alert.observables.length === 0 ? (
@@ -135,6 +144,10 @@ export function ObservablesCard({ alert }: { alert: AlertDetail }) {
                   <td className="vigil-observables__value">
                     <Group gap={4} wrap="nowrap">
                       <span>{observable.value}</span>
+                      <AssetLink
+                        asset={assets.get(`${observable.kind}:${observable.value}`)}
+                        testId={`observable-asset-${index}`}
+                      />
                       <CopyButton value={observable.value} timeout={1500}>
                         {({ copied, copy }) => (
                           <Tooltip label={copied ? t('common.copied') : t('common.copy')}>

@@ -302,7 +302,7 @@ export default function IncidentPage() {
                   <TasksPanel incident={incident} editable={editable} />
                 </Section>
                 <Section title={t('incidents.detail.observables')}>
-                  <ObservablesPanel observables={incident.observables} />
+                  <ObservablesPanel observables={incident.observables} companyId={incident.companyId} />
                 </Section>
               </Stack>
             </Grid.Col>

@@ -5,15 +5,29 @@ import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { Note } from '../../../components/ui/note';
 import { groupObservables, incidentPivot } from '../lib/observables';
+import { useAssetLookup } from '../../assets/api/asset-lookup';
+import { AssetLink } from '../../assets/components/asset-link';
 
 const knownKinds = ['ip', 'host', 'user', 'domain', 'url', 'hash', 'file', 'email'] as const;
 type KnownKind = (typeof knownKinds)[number];
 const isKnownKind = (kind: string): kind is KnownKind => (knownKinds as readonly string[]).includes(kind);
 
 /** What the incident's alerts point at, by kind; each value leads to the events where it appears. */
-export function ObservablesPanel({ observables }: { observables: readonly { kind: string; value: string }[] }) {
+export function ObservablesPanel({
+  observables,
+  companyId,
+}: {
+  observables: readonly { kind: string; value: string }[];
+  companyId: number;
+}) {
   const { t } = useTranslation();
   const groups = useMemo(() => groupObservables(observables), [observables]);
+  // Hosts and addresses link to the asset they are now.
+  const assets = useAssetLookup({
+    companyId,
+    ips: observables.filter((o) => o.kind === 'ip').map((o) => o.value),
+    hosts: observables.filter((o) => o.kind === 'host').map((o) => o.value),
+  });
   if (groups.length === 0) return <Note>{t('incidents.observables.none')}</Note>;
   return (
     <Stack gap="sm" data-testid="incident-observables">
@@ -46,6 +60,7 @@ export function ObservablesPanel({ observables }: { observables: readonly { kind
                         {value}
                       </Text>
                     )}
+                    <AssetLink asset={assets.get(`${kind}:${value}`)} testId="incident-observable-asset" />
                     <CopyButton value={value} timeout={1500}>
                       {({ copied, copy }) => (
                         <ActionIcon

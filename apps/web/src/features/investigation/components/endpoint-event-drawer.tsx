@@ -6,6 +6,8 @@ import { useEndpointEvent, type EndpointEventView, type StoredEvent } from '../a
 import { endpointActionLabel, endpointCategoryLabel } from '../lib/codes';
 import { actionLabel } from '../lib/actions';
 import { accountLabel } from '../lib/summaries';
+import { useAssetLookup } from '../../assets/api/asset-lookup';
+import { AssetLink } from '../../assets/components/asset-link';
 import { CodeName, Pivot, hashFields, type EventDrawerProps, mono, useCompanyName, useEventDetail } from './shared';
 
 const number = (value: number | null) => (value === null ? null : String(value));
@@ -23,6 +25,8 @@ export function EndpointEventDrawer({
     testId: 'endpoint-drawer',
   });
   const companyName = useCompanyName();
+  // The host links to its asset.
+  const assets = useAssetLookup({ companyId: row?.companyId ?? 0, at: row?.ts, hosts: [event?.host.name] });
   if (!row || !event) return <EventDrawer {...drawer} heading={null} sections={null} />;
 
   const { process, targetProcess, file, network, registry, dns } = event;
@@ -52,7 +56,12 @@ export function EndpointEventDrawer({
       fields: [
         [
           t('investigation.endpoint.host'),
-          event.host.name ? <Pivot value={event.host.name} onPivot={(v) => onFilter({ hostName: v })} /> : null,
+          event.host.name ? (
+            <span className="vigil-inv-with-asset">
+              <Pivot value={event.host.name} onPivot={(v) => onFilter({ hostName: v })} />
+              <AssetLink asset={assets.get(`host:${event.host.name}`)} />
+            </span>
+          ) : null,
         ],
         [t('investigation.endpoint.hostIps'), event.host.ip.join(', ')],
         [t('investigation.endpoint.os'), event.host.os],

@@ -8,6 +8,8 @@ import { useNetworkEvent, type NetworkEventView } from '../api/investigation';
 import { networkCodeLabel, type NetworkCodeKind } from '../lib/codes';
 import { formatBytes } from '../lib/summaries';
 import { DhcpSection, SmtpSection, SshSection, certificateValidity, tcpFlagsItems } from './network-protocol-sections';
+import { useAssetLookup } from '../../assets/api/asset-lookup';
+import { AssetLink } from '../../assets/components/asset-link';
 import { EventTypeBadge, Pivot, hashFields, type EventDrawerProps, useCompanyName, useEventDetail } from './shared';
 
 /** The sections of one network event: the flow, then what its type carries, then the record as it arrived. */
@@ -22,7 +24,15 @@ export function NetworkEventDrawer({
     testId: 'network-drawer',
   });
   const companyName = useCompanyName();
-  const ip = (value: string | null) => (value ? <Pivot value={value} onPivot={(v) => onFilter({ ip: v })} /> : null);
+  // An internal address links to the asset that held it when the event happened.
+  const assets = useAssetLookup({ companyId: row?.companyId ?? 0, at: row?.ts, ips: [event?.srcIp, event?.destIp] });
+  const ip = (value: string | null) =>
+    value ? (
+      <span className="vigil-inv-with-asset">
+        <Pivot value={value} onPivot={(v) => onFilter({ ip: v })} />
+        <AssetLink asset={assets.get(`ip:${value}`)} />
+      </span>
+    ) : null;
   const bytes = (value: number | null) => (value === null ? null : formatBytes(value, i18n.language));
   const named = (kind: NetworkCodeKind, code: string | null) => (code === null ? null : networkCodeLabel(kind, code));
   const yesNo = (value: boolean | null | undefined) =>

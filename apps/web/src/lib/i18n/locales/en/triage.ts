@@ -52,4 +52,8 @@ export const triage = {
     created_at: 'Rule created',
     updated_at: 'Rule updated',
   },
+  assetLink: {
+    open: 'Open the asset {{name}}',
+    criticality: { high: 'High', critical: 'Critical' },
+  },
 };

@@ -55,4 +55,8 @@ export const triage: Translation<typeof english> = {
     created_at: 'Правило создано',
     updated_at: 'Правило обновлено',
   },
+  assetLink: {
+    open: 'Открыть актив {{name}}',
+    criticality: { high: 'Важный', critical: 'Критичный' },
+  },
 };
