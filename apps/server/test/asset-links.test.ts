@@ -324,3 +324,52 @@ describe('asset lookup', () => {
     expect((await alice.get(`/api/assets/lookup/?company_id=${alpha}&ip=not-an-ip`)).status).toBe(400);
   });
 });
+
+describe('discovery of a known estate', () => {
+  const sighting = (at: string) =>
+    JSON.stringify({
+      '@timestamp': at,
+      host: { name: 'ws-steady', ip: ['10.88.0.7'], os: { name: 'Windows 11' } },
+      event: { action: 'process-create', code: '1' },
+      process: { pid: 1, name: 'cmd.exe', executable: 'C:\\Windows\\System32\\cmd.exe' },
+    });
+  const send = async (at: string) => {
+    const response = await fetch(`${t.url}/api/ingest/endpoint/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alphaKey}`, 'content-type': 'application/x-ndjson' },
+      body: sighting(at),
+    });
+    expect(response.status).toBe(200);
+  };
+  const stored = async () =>
+    (
+      await t.db.query<{ updated_at: Date; last_seen: Date; claim_seen: Date }>(sql`
+        SELECT a.updated_at, a.last_seen, h.last_seen AS claim_seen FROM assets a
+        JOIN asset_ip_hosts h ON h.asset_id = a.id AND h.ip = '10.88.0.7'::inet
+        WHERE a.company_id = ${alpha} AND a.name = 'ws-steady'`)
+    ).rows[0]!;
+
+  it('writes nothing for a sighting within five minutes of the last, and moves last seen after that', async () => {
+    await send('2026-11-20T10:00:00Z');
+    const first = await stored();
+    expect(first.last_seen.toISOString()).toBe('2026-11-20T10:00:00.000Z');
+
+    await send('2026-11-20T10:04:00Z');
+    const soon = await stored();
+    expect(soon.updated_at).toEqual(first.updated_at);
+    expect(soon.last_seen.toISOString()).toBe('2026-11-20T10:00:00.000Z');
+    expect(soon.claim_seen.toISOString()).toBe('2026-11-20T10:00:00.000Z');
+
+    await send('2026-11-20T10:06:00Z');
+    const later = await stored();
+    expect(later.last_seen.toISOString()).toBe('2026-11-20T10:06:00.000Z');
+    expect(later.claim_seen.toISOString()).toBe('2026-11-20T10:06:00.000Z');
+
+    // An earlier sighting always counts: first seen moves back.
+    await send('2026-11-20T09:59:00Z');
+    const earlier = await t.db.query<{ first_seen: Date }>(
+      sql`SELECT first_seen FROM assets WHERE company_id = ${alpha} AND name = 'ws-steady'`,
+    );
+    expect(earlier.rows[0]!.first_seen.toISOString()).toBe('2026-11-20T09:59:00.000Z');
+  });
+});

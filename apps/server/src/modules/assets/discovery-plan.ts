@@ -2,6 +2,9 @@ import type { AssetKind, IpHostSource } from '@vigil/contract';
 import type { Observation } from './discovery-observations';
 
 /** An asset as discovery reads and changes it. */
+/** How far last seen of an asset or an address claim moves before it is written again. */
+export const SEEN_GRAIN_MS = 5 * 60_000;
+
 export interface KnownAsset {
   id: number;
   name: string;
@@ -223,6 +226,13 @@ export function planDiscovery(
     claim(target, o);
   }
 
+  // A sighting within SEEN_GRAIN_MS of the last one is not a change: busy machines are seen in every
+  // batch, and rewriting their rows each time would be most of what discovery costs.
+  const before = new Map(known.map((a) => [a.id, a]));
+  for (const a of assets) {
+    const was = before.get(a.id)?.lastSeen;
+    if (was && a.lastSeen && Date.parse(a.lastSeen) - Date.parse(was) < SEEN_GRAIN_MS) a.lastSeen = was;
+  }
   const original = new Map(known.map((a) => [a.id, JSON.stringify(a)]));
   const changed = assets.filter((a) => JSON.stringify(a) !== original.get(a.id));
   return { created, changed, claims: [...claims.values()] };

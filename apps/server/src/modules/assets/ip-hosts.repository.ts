@@ -79,6 +79,40 @@ export async function resolveIpHost(
   return rows[0] ?? null;
 }
 
+/**
+ * The claims that would change what is stored: new ones, and those that reach earlier, or later by
+ * more than `grainMs`, or give a MAC where none is kept. Discovery sends only these.
+ */
+export async function claimsThatChange(
+  db: Queryable,
+  companyId: number,
+  claims: readonly IpHostClaim[],
+  grainMs: number,
+): Promise<IpHostClaim[]> {
+  if (claims.length === 0) return [];
+  const { rows } = await db.query<{
+    asset_id: number;
+    ip: string;
+    source: string;
+    mac: string | null;
+    first_seen: Date;
+    last_seen: Date;
+  }>(sql`
+    SELECT h.asset_id, host(h.ip) AS ip, h.source, h.mac, h.first_seen, h.last_seen FROM asset_ip_hosts h
+    WHERE h.company_id = ${companyId}::int8 AND h.ip = ANY(${[...new Set(claims.map((c) => c.ip))]}::inet[])
+      AND h.asset_id = ANY(${[...new Set(claims.map((c) => c.assetId))]}::int8[])`);
+  const held = new Map(rows.map((r) => [`${Number(r.asset_id)}|${r.ip}|${r.source}`, r]));
+  return claims.filter((c) => {
+    const h = held.get(`${c.assetId}|${c.ip}|${c.source}`);
+    if (!h) return true;
+    return (
+      Date.parse(c.firstSeen) < h.first_seen.getTime() ||
+      Date.parse(c.lastSeen) - h.last_seen.getTime() >= grainMs ||
+      (h.mac === null && c.mac !== null)
+    );
+  });
+}
+
 /** One claim of the assets module's own writes (by hand, import, merge, split and discovery). */
 export interface IpHostClaim {
   assetId: number;
