@@ -213,6 +213,7 @@ describe('employees and software', () => {
       await page.getByTestId('software-row').filter({ hasText: 'Google Chrome' }).getByRole('link').first().click();
       await page.getByTestId('software-product-name').waitFor();
       await page.getByTestId('software-install-row').first().waitFor();
+      await page.getByTestId('software-version-row').first().waitFor();
       expect(await page.getByTestId('software-version-row').count()).toBe(2);
       expect(await page.getByTestId('software-install-row').count()).toBe(3);
       await page.getByTestId('software-version-row').filter({ hasText: '120.0.6099.130' }).click();

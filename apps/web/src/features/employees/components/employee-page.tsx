@@ -147,7 +147,7 @@ function EmployeeView({ employee }: { employee: Employee }) {
         <Panel title={t('employees.page.facts')} testId="employee-facts">
           <KeyValues
             items={[
-              [t('employees.fields.emails'), list(employee.emails)],
+              [t('employees.fields.emailsShort'), list(employee.emails)],
               [t('employees.fields.accounts'), list(employee.accounts)],
               [t('employees.fields.department'), employee.department],
               [t('employees.fields.title'), employee.title],
@@ -290,7 +290,7 @@ function SignIns({ signIns }: { signIns: Activity['signIns'] }) {
   const { t } = useTranslation();
   return (
     <Table.ScrollContainer minWidth={560}>
-      <Table striped verticalSpacing={6} fz="sm">
+      <Table striped verticalSpacing={6} fz="sm" className="vigil-employee-sign-ins">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('employees.page.when')}</Table.Th>
@@ -308,9 +308,9 @@ function SignIns({ signIns }: { signIns: Activity['signIns'] }) {
               <Table.Td className="vigil-cell-mono">{signIn.userName ?? '—'}</Table.Td>
               <Table.Td className="vigil-cell-mono">{signIn.srcIp ?? '—'}</Table.Td>
               <Table.Td>
-                {signIn.action ? valueLabel('endpointActions', signIn.action) : ''}
-                {signIn.outcome && (
-                  <Text span size="xs" c={signIn.outcome === 'failure' ? 'red' : 'dimmed'}>
+                {signIn.action ? valueLabel('endpointActions', signIn.action) : '—'}
+                {signIn.outcome === 'failure' && (
+                  <Text span size="xs" c="red">
                     {' '}
                     ({valueLabel('employees.outcome', signIn.outcome)})
                   </Text>

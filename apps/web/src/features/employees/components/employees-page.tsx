@@ -131,7 +131,7 @@ export default function EmployeesPage() {
       },
       {
         id: 'emails',
-        header: t('employees.fields.emails'),
+        header: t('employees.fields.emailsShort'),
         width: 'minmax(170px, 1.2fr)',
         render: (row) => firstValues(row.emails, moreLabel),
       },
@@ -164,7 +164,7 @@ export default function EmployeesPage() {
       {
         id: 'unit',
         header: t('employees.fields.unit'),
-        width: 'minmax(110px, 0.7fr)',
+        width: 'minmax(140px, 0.7fr)',
         render: (row) => row.unitName ?? noValue,
       },
       companyColumn<Employee>(t('employees.fields.company'), me.companies, '130px'),

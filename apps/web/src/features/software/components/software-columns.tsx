@@ -7,7 +7,7 @@ import { productPath } from '../api/software';
 const stop = (event: { stopPropagation: () => void }) => event.stopPropagation();
 
 /** A count, right-aligned in monospace. */
-export const countCell = (value: number) => <span className="vigil-cell-mono vigil-software-count">{value}</span>;
+export const countCell = (value: number) => <span className="vigil-cell-mono">{value}</span>;
 
 interface SoftwareRow {
   name: string;

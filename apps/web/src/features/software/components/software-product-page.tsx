@@ -152,11 +152,11 @@ function VersionTable({
   const { t } = useTranslation();
   return (
     <Table.ScrollContainer minWidth={420}>
-      <Table striped highlightOnHover verticalSpacing={6} fz="sm" className="vigil-software-versions">
+      <Table striped highlightOnHover verticalSpacing={6} fz="sm" className="vigil-software-versions vigil-nowrap-table">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('software.fields.version')}</Table.Th>
-            <Table.Th ta="right">{t('software.fields.assets')}</Table.Th>
+            <Table.Th>{t('software.fields.assets')}</Table.Th>
             <Table.Th>{t('software.fields.firstSeen')}</Table.Th>
             <Table.Th>{t('software.fields.lastSeen')}</Table.Th>
           </Table.Tr>
@@ -169,8 +169,8 @@ function VersionTable({
               onClick={() => onChoose(version.id === chosen ? null : version.id)}
               data-testid="software-version-row"
             >
-              <Table.Td className="vigil-cell-mono vigil-software-cell-wrap">{version.version}</Table.Td>
-              <Table.Td ta="right" className="vigil-cell-mono">
+              <Table.Td className="vigil-cell-mono">{version.version}</Table.Td>
+              <Table.Td className="vigil-cell-mono">
                 {version.assetCount}
               </Table.Td>
               <Table.Td>{date(version.firstSeen)}</Table.Td>
@@ -203,7 +203,7 @@ function Installs({ productId, versionId }: { productId: number; versionId: numb
   return (
     <>
       <Table.ScrollContainer minWidth={520}>
-        <Table striped verticalSpacing={6} fz="sm">
+        <Table striped verticalSpacing={6} fz="sm" className="vigil-nowrap-table">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t('software.fields.host')}</Table.Th>
@@ -215,7 +215,7 @@ function Installs({ productId, versionId }: { productId: number; versionId: numb
           <Table.Tbody>
             {rows!.map((install) => (
               <Table.Tr key={install.id} data-testid="software-install-row">
-                <Table.Td className="vigil-software-cell-wrap">{host(install.hostName, install.assetId)}</Table.Td>
+                <Table.Td>{host(install.hostName, install.assetId)}</Table.Td>
                 <Table.Td>{date(install.firstSeen)}</Table.Td>
                 <Table.Td>{date(install.lastSeen)}</Table.Td>
                 <Table.Td>{valueLabel('software.sources', install.source)}</Table.Td>

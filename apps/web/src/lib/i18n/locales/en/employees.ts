@@ -31,6 +31,7 @@ export const employees = {
   fields: {
     fullName: 'Full name',
     emails: 'E-mail addresses',
+    emailsShort: 'E-mail',
     accounts: 'Accounts',
     department: 'Department',
     title: 'Title',

@@ -32,6 +32,7 @@ export const employees = {
   fields: {
     fullName: 'ФИО',
     emails: 'Адреса электронной почты',
+    emailsShort: 'Эл. почта',
     accounts: 'Учётные записи',
     department: 'Отдел',
     title: 'Должность',
