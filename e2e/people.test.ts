@@ -12,6 +12,7 @@ const words = {
     employees: 'Employees',
     emailError: 'Each address must be a valid e-mail address',
     created: 'is added',
+    archived: 'Archived',
     noMail: 'No mail judged malicious was sent to them.',
     software: 'Software',
   },
@@ -19,7 +20,8 @@ const words = {
     employees: 'Сотрудники',
     emailError: 'Каждый адрес должен быть корректным адресом электронной почты',
     created: 'добавлен',
-    noMail: 'Писем, признанных вредоносными, ему не приходило.',
+    archived: 'В архиве',
+    noMail: 'Сотруднику не приходили письма, признанные вредоносными.',
     software: 'Программное обеспечение',
   },
 } as const;
@@ -201,7 +203,17 @@ describe('employees and software', () => {
       await page.getByTestId('employee-sign-in').first().waitFor();
       expect(await page.getByTestId('employee-sign-in').first().textContent()).toContain('WS-ACC-01');
       await page.getByText(w.noMail).waitFor();
-      await screenshot(page, `employee-page-1280-${language}`);
+      await screenshot(page, `employee-page-1280-${language}`, { fullPage: true });
+      // Edit from the page, then archive and restore.
+      await page.getByTestId('employee-edit').click();
+      await page.getByTestId('employee-title').fill(`Chief accountant ${language}`);
+      await page.getByTestId('employee-form-submit').click();
+      await page.getByText(`Chief accountant ${language}`).first().waitFor();
+      await page.getByTestId('employee-archive').click();
+      await page.getByTestId('confirm').click();
+      await page.getByText(w.archived, { exact: true }).first().waitFor();
+      await page.getByTestId('employee-restore').click();
+      await page.getByTestId('employee-archive').waitFor();
 
       // Software: the products endpoints reported, a product's versions and hosts.
       await goInApp(page, SOFTWARE, '[data-testid="software-table"][data-loading="false"] [role="cell"]');

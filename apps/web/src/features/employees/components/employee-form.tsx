@@ -115,6 +115,7 @@ export function EmployeeForm({ employee, onClose }: { employee: Employee | null;
           value={form.title}
           onChange={(event) => set('title', event.currentTarget.value)}
           error={error('title')}
+          data-testid="employee-title"
         />
       </Group>
       <Group grow align="flex-start">

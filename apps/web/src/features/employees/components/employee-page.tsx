@@ -141,33 +141,38 @@ function EmployeeView({ employee }: { employee: Employee }) {
         </Group>
       </Group>
       <div className="vigil-employee-page__grid">
+        <div className="vigil-employee-page__facts">
+          <Panel title={t('employees.page.facts')} testId="employee-facts">
+            <KeyValues
+              items={[
+                [t('employees.fields.emailsShort'), list(employee.emails)],
+                [t('employees.fields.accounts'), list(employee.accounts)],
+                [t('employees.fields.department'), employee.department],
+                [t('employees.fields.title'), employee.title],
+                [
+                  t('employees.fields.manager'),
+                  employee.managerId !== null && employee.managerName ? (
+                    <Anchor component={Link} to={employeePath(employee.managerId)} size="sm">
+                      {employee.managerName}
+                    </Anchor>
+                  ) : null,
+                ],
+                [t('employees.fields.phone'), employee.phone],
+                [t('employees.fields.unit'), employee.unitName],
+                [t('employees.fields.distinguishedName'), employee.distinguishedName],
+                [t('employees.fields.createdAt'), formatDate(employee.createdAt, 'isoDateTime')],
+                [t('employees.fields.updatedAt'), formatDate(employee.updatedAt, 'isoDateTime')],
+                [
+                  t('employees.fields.archivedAt'),
+                  employee.archivedAt && formatDate(employee.archivedAt, 'isoDateTime'),
+                ],
+              ]}
+            />
+          </Panel>
+        </div>
         <Stack gap="lg" miw={0}>
           <EmployeeActivity employee={employee} />
         </Stack>
-        <Panel title={t('employees.page.facts')} testId="employee-facts">
-          <KeyValues
-            items={[
-              [t('employees.fields.emailsShort'), list(employee.emails)],
-              [t('employees.fields.accounts'), list(employee.accounts)],
-              [t('employees.fields.department'), employee.department],
-              [t('employees.fields.title'), employee.title],
-              [
-                t('employees.fields.manager'),
-                employee.managerId !== null && employee.managerName ? (
-                  <Anchor component={Link} to={employeePath(employee.managerId)} size="sm">
-                    {employee.managerName}
-                  </Anchor>
-                ) : null,
-              ],
-              [t('employees.fields.phone'), employee.phone],
-              [t('employees.fields.unit'), employee.unitName],
-              [t('employees.fields.distinguishedName'), employee.distinguishedName],
-              [t('employees.fields.createdAt'), formatDate(employee.createdAt, 'isoDateTime')],
-              [t('employees.fields.updatedAt'), formatDate(employee.updatedAt, 'isoDateTime')],
-              [t('employees.fields.archivedAt'), employee.archivedAt && formatDate(employee.archivedAt, 'isoDateTime')],
-            ]}
-          />
-        </Panel>
       </div>
       <EmployeeFormModal employee={editing ? employee : undefined} onClose={() => setEditing(false)} />
       <ConfirmModal

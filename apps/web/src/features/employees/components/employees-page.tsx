@@ -59,7 +59,7 @@ export default function EmployeesPage() {
   const model = usePagedListPage<EmployeeWire, Filters>(employeeList, { selectable: mayArchive || mayChange });
   const { list, selection } = model;
   const units = useUnits();
-  const [editing, setEditing] = useState<Employee | null | undefined>(undefined);
+  const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
   const [bulkAsked, setBulkAsked] = useState(false);
   const archived = list.filters.archived === true;
@@ -190,7 +190,11 @@ export default function EmployeesPage() {
             </Button>
           )}
           {mayAdd && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="employee-create">
+            <Button
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setCreating(true)}
+              data-testid="employee-create"
+            >
               {t('employees.create')}
             </Button>
           )}
@@ -206,7 +210,7 @@ export default function EmployeesPage() {
         rowTestId: 'employee-row',
         rowHeight: 52,
         rowLabel,
-        onRowClick: (row) => mayChange && setEditing(row),
+        rowHref: (row) => employeePath(row.id),
         empty: filtered ? t('employees.nothingMatches') : t('employees.empty'),
         loadFailed: t('employees.loadFailed'),
       }}
@@ -227,7 +231,7 @@ export default function EmployeesPage() {
       }
       footerTestId="employees"
     >
-      <EmployeeFormModal employee={editing} onClose={() => setEditing(undefined)} />
+      <EmployeeFormModal employee={creating ? null : undefined} onClose={() => setCreating(false)} />
       <EmployeeImportModal opened={importing} onClose={() => setImporting(false)} />
       <ConfirmModal
         opened={bulkAsked}

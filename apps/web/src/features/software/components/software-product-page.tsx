@@ -91,15 +91,17 @@ function ProductView({ product }: { product: Product }) {
         </Text>
       </Stack>
       <Panel title={t('software.page.facts')} testId="software-facts">
-        <KeyValues
-          items={[
-            [t('software.fields.vendor'), product.vendor || t('software.noVendor')],
-            [t('software.fields.versions'), String(product.versionCount)],
-            [t('software.fields.installs'), String(product.installCount)],
-            [t('software.fields.firstSeen'), date(product.firstSeen)],
-            [t('software.fields.lastSeen'), date(product.lastSeen)],
-          ]}
-        />
+        <div className="vigil-software-facts">
+          <KeyValues
+            items={[
+              [t('software.fields.vendor'), product.vendor || t('software.noVendor')],
+              [t('software.fields.versions'), String(product.versionCount)],
+              [t('software.fields.installs'), String(product.installCount)],
+              [t('software.fields.firstSeen'), date(product.firstSeen)],
+              [t('software.fields.lastSeen'), date(product.lastSeen)],
+            ]}
+          />
+        </div>
       </Panel>
       {mayViewVersions && (
         <div className="vigil-software-page__grid">
@@ -152,7 +154,13 @@ function VersionTable({
   const { t } = useTranslation();
   return (
     <Table.ScrollContainer minWidth={420}>
-      <Table striped highlightOnHover verticalSpacing={6} fz="sm" className="vigil-software-versions vigil-nowrap-table">
+      <Table
+        striped
+        highlightOnHover
+        verticalSpacing={6}
+        fz="sm"
+        className="vigil-software-versions vigil-nowrap-table"
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('software.fields.version')}</Table.Th>
@@ -170,9 +178,7 @@ function VersionTable({
               data-testid="software-version-row"
             >
               <Table.Td className="vigil-cell-mono">{version.version}</Table.Td>
-              <Table.Td className="vigil-cell-mono">
-                {version.assetCount}
-              </Table.Td>
+              <Table.Td className="vigil-cell-mono">{version.assetCount}</Table.Td>
               <Table.Td>{date(version.firstSeen)}</Table.Td>
               <Table.Td>{date(version.lastSeen)}</Table.Td>
             </Table.Tr>

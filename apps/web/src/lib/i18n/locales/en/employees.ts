@@ -23,7 +23,7 @@ export const employees = {
   bulkArchived: 'Employees archived: {{count}}.',
   bulkRestored: 'Employees restored: {{count}}.',
   select: 'Select {{name}}',
-  searchPlaceholder: 'Name, address, account, department',
+  searchPlaceholder: 'Name, address or account',
   empty: 'No employees yet. Add them by hand or import a CSV file or an Active Directory export.',
   nothingMatches: 'No employees match these filters.',
   loadFailed: 'The employees could not be loaded.',
