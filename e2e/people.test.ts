@@ -136,6 +136,8 @@ describe('employees and software', () => {
   });
 
   const settled = (table: string) => page.locator(`[data-testid="${table}"][data-loading="false"]`);
+  /** From here on the page's notifications are not drawn, so that screenshots show the page under them. */
+  const hideNotifications = () => page.addStyleTag({ content: '[data-testid="notification"] { visibility: hidden; }' });
 
   for (const language of ['en', 'ru'] as const) {
     const w = words[language];
@@ -203,6 +205,7 @@ describe('employees and software', () => {
       await page.getByTestId('employee-sign-in').first().waitFor();
       expect(await page.getByTestId('employee-sign-in').first().textContent()).toContain('WS-ACC-01');
       await page.getByText(w.noMail).waitFor();
+      await hideNotifications();
       await screenshot(page, `employee-page-1280-${language}`, { fullPage: true });
       // Edit from the page, then archive and restore.
       await page.getByTestId('employee-edit').click();
