@@ -7,7 +7,7 @@ export const software = {
   versionsTitle: 'Software versions',
   versionsSubtitle: 'Every version of every product seen in the estate, with the number of hosts that run it.',
   searchPlaceholder: 'Vendor or name',
-  versionSearchPlaceholder: 'Vendor, name or version',
+  versionSearchPlaceholder: 'Product or version',
   empty: 'No software yet. It appears when endpoints send their inventory or run programs.',
   versionsEmpty: 'No software versions yet. They appear when endpoints send their inventory.',
   nothingMatches: 'No software matches these filters.',
