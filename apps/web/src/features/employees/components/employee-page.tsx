@@ -15,7 +15,7 @@ import { useTranslation, valueLabel } from '../../../lib/i18n';
 import { notify } from '../../../lib/notifications';
 import { usePermission } from '../../../lib/permissions';
 import { Link, useParams } from '../../../lib/router';
-import { alertUrl, mailMessageUrl, severityPill, useTriageLabels } from '../../triage';
+import { alertUrl, endpointEventsUrl, mailMessageUrl, severityPill, useTriageLabels } from '../../triage';
 import type { AlertSeverity } from '@vigil/contract';
 import {
   archiveEmployee,
@@ -309,8 +309,24 @@ function SignIns({ signIns }: { signIns: Activity['signIns'] }) {
           {signIns.map((signIn) => (
             <Table.Tr key={signIn.id} data-testid="employee-sign-in">
               <Table.Td className="vigil-cell-mono">{formatDate(signIn.ts, 'isoDateTime')}</Table.Td>
-              <Table.Td>{signIn.hostName ?? '—'}</Table.Td>
-              <Table.Td className="vigil-cell-mono">{signIn.userName ?? '—'}</Table.Td>
+              <Table.Td>
+                {signIn.hostName ? (
+                  <Anchor component={Link} to={endpointEventsUrl({ host_name: signIn.hostName })} size="sm">
+                    {signIn.hostName}
+                  </Anchor>
+                ) : (
+                  '—'
+                )}
+              </Table.Td>
+              <Table.Td className="vigil-cell-mono">
+                {signIn.userName ? (
+                  <Anchor component={Link} to={endpointEventsUrl({ user_name: signIn.userName })} size="sm">
+                    {signIn.userName}
+                  </Anchor>
+                ) : (
+                  '—'
+                )}
+              </Table.Td>
               <Table.Td className="vigil-cell-mono">{signIn.srcIp ?? '—'}</Table.Td>
               <Table.Td>
                 {signIn.action ? valueLabel('endpointActions', signIn.action) : '—'}

@@ -12,6 +12,7 @@ import { ApiError } from '../../../lib/http';
 import { useTranslation, valueLabel } from '../../../lib/i18n';
 import { usePermission } from '../../../lib/permissions';
 import { Link, useParams } from '../../../lib/router';
+import { endpointEventsUrl } from '../../triage/pivots';
 import {
   assetPath,
   fetchInstalls,
@@ -200,7 +201,9 @@ function Installs({ productId, versionId }: { productId: number; versionId: numb
   if (state) return state;
   const host = (hostName: string, assetId: number | null): ReactNode =>
     assetId === null ? (
-      hostName
+      <Anchor component={Link} to={endpointEventsUrl({ host_name: hostName })} size="sm">
+        {hostName}
+      </Anchor>
     ) : (
       <Anchor component={Link} to={assetPath(assetId)} size="sm" title={t('software.page.openAsset')}>
         {hostName}

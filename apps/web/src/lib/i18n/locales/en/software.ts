@@ -12,7 +12,7 @@ export const software = {
   versionsEmpty: 'No software versions yet. They appear when endpoints send their inventory.',
   nothingMatches: 'No software matches these filters.',
   loadFailed: 'The software could not be loaded.',
-  newSince: 'New in the estate',
+  newSince: 'First seen since',
   fields: {
     name: 'Name',
     vendor: 'Vendor',
