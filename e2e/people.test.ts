@@ -13,7 +13,6 @@ const words = {
     emailError: 'Each address must be a valid e-mail address',
     created: 'is added',
     archived: 'Archived',
-    noMail: 'No mail judged malicious was sent to them.',
     software: 'Software',
   },
   ru: {
@@ -21,7 +20,6 @@ const words = {
     emailError: 'Каждый адрес должен быть корректным адресом электронной почты',
     created: 'добавлен',
     archived: 'В архиве',
-    noMail: 'Сотруднику не приходили письма, признанные вредоносными.',
     software: 'Программное обеспечение',
   },
 } as const;
@@ -115,6 +113,8 @@ describe('employees and software', () => {
       manager_id: boris.id,
     });
     annaId = anna.id;
+    // A phishing domain: the mail to Anna from it raises an alert naming her address.
+    await admin.request('POST', '/api/indicators/', { type: 'domain', value: 'evil.example', severity: 'high' });
     const { key } = await admin.request<{ key: string }>('POST', '/api/ingest/tokens/', { name: 'agents' });
     const response = await fetch(`${server.url}/api/ingest/endpoint/`, {
       method: 'POST',
@@ -122,6 +122,22 @@ describe('employees and software', () => {
       body: endpointLines.map((line) => JSON.stringify(line)).join('\n'),
     });
     expect(response.status).toBe(200);
+    const mail = [
+      'From: "Accounts payable" <billing@evil.example>',
+      'To: Anna Smirnova <a.smirnova@corp.example>',
+      'Subject: Invoice 4471 overdue',
+      'Message-ID: <invoice-4471@evil.example>',
+      'Date: Fri, 20 Nov 2026 08:00:00 +0000',
+      '',
+      'Pay today to avoid penalties.',
+      '',
+    ].join('\r\n');
+    const mailed = await fetch(`${server.url}/api/ingest/mail/`, {
+      method: 'POST',
+      headers: { 'content-type': 'message/rfc822', authorization: `Bearer ${key}` },
+      body: mail,
+    });
+    expect(mailed.status).toBe(200);
   });
 
   afterAll(async () => {
@@ -204,7 +220,12 @@ describe('employees and software', () => {
       expect(await page.getByTestId('employee-facts').textContent()).toContain('Boris Volkov');
       await page.getByTestId('employee-sign-in').first().waitFor();
       expect(await page.getByTestId('employee-sign-in').first().textContent()).toContain('WS-ACC-01');
-      await page.getByText(w.noMail).waitFor();
+      const alert = page.getByTestId('employee-alert').first();
+      expect(await alert.textContent()).toContain('evil.example');
+      expect(await alert.getByRole('link').getAttribute('href')).toMatch(/^\/alerts\/\d+$/);
+      const message = page.getByTestId('employee-mail-item').first();
+      expect(await message.textContent()).toContain('Invoice 4471 overdue');
+      expect(await message.getByRole('link').first().getAttribute('href')).toMatch(/^\/investigation\/emails\/\d+$/);
       await hideNotifications();
       await screenshot(page, `employee-page-1280-${language}`, { fullPage: true });
       // Edit from the page, then archive and restore.

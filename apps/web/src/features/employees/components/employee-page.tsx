@@ -248,8 +248,10 @@ function AlertList({ alerts }: { alerts: Activity['alerts'] }) {
               <Text size="xs" c="dimmed">
                 {valueLabel('triage.alertStatus', alert.status)}
               </Text>
-              <Text size="xs" c="dimmed" className="vigil-cell-mono" truncate>
-                #{alert.id} · {formatDate(alert.lastSeen, 'isoDateTime')} ·{' '}
+              <Text size="xs" c="dimmed" className="vigil-cell-mono">
+                #{alert.id} · {formatDate(alert.lastSeen, 'isoDateTime')}
+              </Text>
+              <Text size="xs" c="dimmed" truncate>
                 {t('employees.page.matched', { value: alert.matched })}
               </Text>
             </Group>
