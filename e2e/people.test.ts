@@ -262,6 +262,11 @@ describe('employees and software', () => {
       );
       expect(await page.getByTestId('software-version-row').count()).toBe(5);
       await screenshot(page, `software-versions-1280-${language}`);
+
+      // The wide screen: the employee's activity beside their facts.
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await goInApp(page, `${EMPLOYEES}/${annaId}`, '[data-testid="employee-sign-in"]');
+      await screenshot(page, `employee-page-1920-${language}`);
     });
   }
 });

@@ -77,7 +77,7 @@ function EmployeeView({ employee }: { employee: Employee }) {
     );
 
   return (
-    <Stack gap="lg" className="vigil-settings-page vigil-rule-page" data-testid="employee-page">
+    <Stack gap="lg" className="vigil-settings-page vigil-employee-page" data-testid="employee-page">
       <Breadcrumbs>
         <Anchor component={Link} to={EMPLOYEES_PATH} size="sm">
           {t('employees.title')}

@@ -74,7 +74,7 @@ function ProductView({ product }: { product: Product }) {
   const chosenVersion = rows?.find((version) => version.id === chosen) ?? null;
 
   return (
-    <Stack gap="lg" className="vigil-settings-page vigil-rule-page" data-testid="software-product-page">
+    <Stack gap="lg" className="vigil-settings-page vigil-software-product-page" data-testid="software-product-page">
       <Breadcrumbs>
         <Anchor component={Link} to={SOFTWARE_PATH} size="sm">
           {t('software.title')}
