@@ -47,7 +47,7 @@ export const employees = {
   },
   hints: {
     emails: 'Type an address and press Enter.',
-    accounts: 'Windows and other log-in names, such as {{examples}}. Press Enter after each.',
+    accounts: 'Windows and other usernames, such as {{examples}}. Press Enter after each.',
     manager: 'Type to search the company’s employees.',
   },
   errors: {
