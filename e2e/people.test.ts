@@ -238,6 +238,10 @@ describe('employees and software', () => {
       await page.getByText(w.archived, { exact: true }).first().waitFor();
       await page.getByTestId('employee-restore').click();
       await page.getByTestId('employee-archive').waitFor();
+      // The manager's page lists the people they manage.
+      await page.getByTestId('employee-facts').getByRole('link', { name: 'Boris Volkov' }).click();
+      await page.getByTestId('employee-reports').getByRole('link', { name: 'Anna Smirnova' }).waitFor();
+      await screenshot(page, `employee-manager-1280-${language}`);
 
       // Software: the products endpoints reported, a product's versions and hosts.
       await goInApp(page, SOFTWARE, '[data-testid="software-table"][data-loading="false"] [role="cell"]');

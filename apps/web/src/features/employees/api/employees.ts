@@ -21,6 +21,7 @@ export const employeeKeys = {
   detail: (id: number) => ['employees', 'detail', id] as const,
   activity: (id: number) => ['employees', 'activity', id] as const,
   managers: (companyId: number, search: string) => ['employees', 'managers', companyId, search] as const,
+  reports: (id: number) => ['employees', 'reports', id] as const,
 };
 
 /** Employees over the list engine (`POST /api/employees/check/`); filters and ordering kept in the URL. */
@@ -54,6 +55,10 @@ export const searchEmployees = (companyId: number, search: string, signal?: Abor
     body: { companyId, ...(search ? { search } : {}) },
     signal,
   });
+
+/** Current employees whose manager is this employee (the first 50 by name). */
+export const fetchReports = (managerId: number, signal?: AbortSignal) =>
+  call(endpoints.employees.list, { query: { pageSize: 50 }, body: { managerId }, signal });
 
 export const createEmployee = (data: Camelize<EmployeeCreate>) =>
   call(endpoints.employees.create, { body: data, shownFields: employeeFormFields });

@@ -24,6 +24,7 @@ import {
   employeePath,
   fetchActivity,
   fetchEmployee,
+  fetchReports,
   restoreEmployee,
   type Activity,
   type Employee,
@@ -169,6 +170,7 @@ function EmployeeView({ employee }: { employee: Employee }) {
               ]}
             />
           </Panel>
+          <DirectReports employee={employee} />
         </div>
         <Stack gap="lg" miw={0}>
           <EmployeeActivity employee={employee} />
@@ -344,5 +346,33 @@ function SignIns({ signIns }: { signIns: Activity['signIns'] }) {
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** The employees this one manages, each a link to their page; nothing when there are none. */
+function DirectReports({ employee }: { employee: Employee }) {
+  const { t } = useTranslation();
+  const { data } = useQuery({
+    queryKey: employeeKeys.reports(employee.id),
+    queryFn: ({ signal }) => fetchReports(employee.id, signal),
+  });
+  if (!data || data.results.length === 0) return null;
+  return (
+    <Panel title={t('employees.page.reports', { count: data.count })} testId="employee-reports">
+      <Stack gap={4}>
+        {data.results.map((report) => (
+          <Group key={report.id} gap="xs" wrap="nowrap">
+            <Anchor component={Link} to={employeePath(report.id)} size="sm">
+              {report.fullName}
+            </Anchor>
+            {report.title && (
+              <Text size="xs" c="dimmed" truncate>
+                {report.title}
+              </Text>
+            )}
+          </Group>
+        ))}
+      </Stack>
+    </Panel>
   );
 }

@@ -84,6 +84,7 @@ export const employees = {
   page: {
     loadFailed: 'The employee could not be loaded.',
     facts: 'Details',
+    reports: 'Direct reports ({{count}})',
     alerts: 'Alerts where they appear',
     noAlerts: 'No alerts name their accounts or addresses.',
     matched: 'Named as {{value}}',
