@@ -175,7 +175,15 @@ function VersionTable({
             <Table.Tr
               key={version.id}
               data-chosen={version.id === chosen || undefined}
+              aria-selected={version.id === chosen}
+              tabIndex={0}
               onClick={() => onChoose(version.id === chosen ? null : version.id)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' || event.key === ' ') {
+                  event.preventDefault();
+                  onChoose(version.id === chosen ? null : version.id);
+                }
+              }}
               data-testid="software-version-row"
             >
               <Table.Td className="vigil-cell-mono">{version.version}</Table.Td>
