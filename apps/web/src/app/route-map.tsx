@@ -107,6 +107,24 @@ const FilesPage = lazyPage(
   ['investigation', 'endpointActions', 'triage', 'list'],
 );
 
+const EmployeesPage = lazyPage(
+  () => import('../features/employees/components/employees-page'),
+  ['employees', 'list', 'users'],
+);
+const EmployeePage = lazyPage(
+  () => import('../features/employees/components/employee-page'),
+  ['employees', 'triage', 'endpointActions', 'list', 'users'],
+);
+const SoftwarePage = lazyPage(() => import('../features/software/components/software-page'), ['software', 'list']);
+const SoftwareVersionsPage = lazyPage(
+  () => import('../features/software/components/software-versions-page'),
+  ['software', 'list'],
+);
+const SoftwareProductPage = lazyPage(
+  () => import('../features/software/components/software-product-page'),
+  ['software', 'list'],
+);
+
 const IndicatorsPage = lazyPage(
   () => import('../features/indicators/components/indicators-page'),
   ['indicators', 'triage', 'users', 'list'],
@@ -180,8 +198,27 @@ export const routeMap: readonly NavSection[] = [
     routes: [
       { id: 'assets', path: '/my-company/assets', permission: view('assets') },
       { id: 'assetIpHosts', path: '/my-company/asset-ip-hosts', permission: view('assets/ip_hosts') },
-      { id: 'employees', path: '/my-company/employees', permission: view('employees') },
-      { id: 'software', path: '/my-company/software', permission: view('software') },
+      { id: 'employees', path: '/my-company/employees', permission: view('employees'), page: EmployeesPage },
+      {
+        id: 'employeeDetails',
+        path: '/my-company/employees/:id',
+        permission: view('employees'),
+        page: EmployeePage,
+      },
+      { id: 'software', path: '/my-company/software', permission: view('software'), page: SoftwarePage },
+      {
+        id: 'softwareVersions',
+        path: '/my-company/software/versions',
+        permission: view('software/versions'),
+        page: SoftwareVersionsPage,
+        menu: false,
+      },
+      {
+        id: 'softwareDetails',
+        path: '/my-company/software/:id',
+        permission: view('software'),
+        page: SoftwareProductPage,
+      },
     ],
   },
   {

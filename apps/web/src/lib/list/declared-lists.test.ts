@@ -6,12 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { sessionList } from '../../features/account/api/account';
 import { alertList } from '../../features/alerts/api/alerts';
 import { companyList, unitList } from '../../features/companies/api/companies';
+import { employeeList } from '../../features/employees/api/employees';
 import { incidentList } from '../../features/incidents/api/incidents';
 import { indicatorList } from '../../features/indicators/api/indicators';
 import { endpointList, fileList, mailList, networkList } from '../../features/investigation/api/investigation';
 import { committedActionList, matcherList } from '../../features/matchers/api/matchers';
 import { ruleLists, thresholdList } from '../../features/rules/api/rules';
 import { systemLogList } from '../../features/system-logs/api/system-logs';
+import { productList, versionList } from '../../features/software/api/software';
 import { rolesList, timelineList, userList } from '../../features/users/api/users';
 import { snakeizeKeys, toSnakeCase } from '../http';
 import { defineList } from './define';
@@ -42,6 +44,9 @@ const pages: { name: string; definition: ListDefinition<Record<string, FilterKin
   { name: 'Sigma rules', definition: ruleLists.sigma },
   { name: 'YARA signatures', definition: ruleLists.yara },
   { name: 'threshold.config entries', definition: thresholdList },
+  { name: 'employees', definition: employeeList },
+  { name: 'software products', definition: productList },
+  { name: 'software versions', definition: versionList },
 ];
 
 function declarationOf(definition: ListDefinition<Record<string, FilterKind>>): ListShape {

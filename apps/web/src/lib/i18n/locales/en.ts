@@ -2,6 +2,7 @@ import { alerts } from './en/alerts';
 import { companies } from './en/companies';
 import { core } from './en/core';
 import { dashboard } from './en/dashboard';
+import { employees } from './en/employees';
 import { endpointActions } from './en/endpoint-actions';
 import { graph } from './en/graph';
 import { incidents } from './en/incidents';
@@ -13,6 +14,7 @@ import { profile } from './en/profile';
 import { roles } from './en/roles';
 import { rules } from './en/rules';
 import { sessions } from './en/sessions';
+import { software } from './en/software';
 import { systemLogs } from './en/system-logs';
 import { triage } from './en/triage';
 import { units } from './en/units';
@@ -42,4 +44,6 @@ export const en = {
   indicators,
   matchers,
   rules,
+  employees,
+  software,
 };

@@ -2,6 +2,7 @@ import { alerts } from './ru/alerts';
 import { companies } from './ru/companies';
 import { core } from './ru/core';
 import { dashboard } from './ru/dashboard';
+import { employees } from './ru/employees';
 import { endpointActions } from './ru/endpoint-actions';
 import { graph } from './ru/graph';
 import { incidents } from './ru/incidents';
@@ -13,6 +14,7 @@ import { profile } from './ru/profile';
 import { roles } from './ru/roles';
 import { rules } from './ru/rules';
 import { sessions } from './ru/sessions';
+import { software } from './ru/software';
 import { systemLogs } from './ru/system-logs';
 import { triage } from './ru/triage';
 import { units } from './ru/units';
@@ -43,4 +45,6 @@ export const ru: Translation = {
   indicators,
   matchers,
   rules,
+  employees,
+  software,
 };
