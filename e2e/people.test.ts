@@ -113,6 +113,14 @@ describe('employees and software', () => {
       manager_id: boris.id,
     });
     annaId = anna.id;
+    // Her laptop, owned by her.
+    await admin.request('POST', '/api/assets/', {
+      name: 'LT-ASMIRNOVA',
+      kind: 'workstation',
+      ips: ['10.30.4.17'],
+      criticality: 'high',
+      owner_employee_id: anna.id,
+    });
     // A phishing domain: the mail to Anna from it raises an alert naming her address.
     await admin.request('POST', '/api/indicators/', { type: 'domain', value: 'evil.example', severity: 'high' });
     const { key } = await admin.request<{ key: string }>('POST', '/api/ingest/tokens/', { name: 'agents' });
@@ -218,6 +226,10 @@ describe('employees and software', () => {
       await goInApp(page, `${EMPLOYEES}/${annaId}`, '[data-testid="employee-name"]');
       expect(await page.getByTestId('employee-name').textContent()).toBe('Anna Smirnova');
       expect(await page.getByTestId('employee-facts').textContent()).toContain('Boris Volkov');
+      // The assets she owns link to their pages.
+      const laptop = page.getByTestId('employee-assets').getByTestId('employee-asset');
+      expect(await laptop.textContent()).toContain('LT-ASMIRNOVA');
+      expect(await laptop.getAttribute('href')).toMatch(/^\/my-company\/assets\/\d+$/);
       await page.getByTestId('employee-sign-in').first().waitFor();
       expect(await page.getByTestId('employee-sign-in').first().textContent()).toContain('WS-ACC-01');
       const alert = page.getByTestId('employee-alert').first();

@@ -22,6 +22,7 @@ export const employeeKeys = {
   activity: (id: number) => ['employees', 'activity', id] as const,
   managers: (companyId: number, search: string) => ['employees', 'managers', companyId, search] as const,
   reports: (id: number) => ['employees', 'reports', id] as const,
+  assets: (id: number) => ['employees', 'assets', id] as const,
 };
 
 /** Employees over the list engine (`POST /api/employees/check/`); filters and ordering kept in the URL. */
@@ -59,6 +60,10 @@ export const searchEmployees = (companyId: number, search: string, signal?: Abor
 /** Current employees whose manager is this employee (the first 50 by name). */
 export const fetchReports = (managerId: number, signal?: AbortSignal) =>
   call(endpoints.employees.list, { query: { pageSize: 50 }, body: { managerId }, signal });
+
+/** The assets an employee owns (first 50, by name). */
+export const fetchOwnedAssets = (ownerEmployeeId: number, signal?: AbortSignal) =>
+  call(endpoints.assets.list, { query: { pageSize: 50 }, body: { ownerEmployeeId }, signal });
 
 export const createEmployee = (data: Camelize<EmployeeCreate>) =>
   call(endpoints.employees.create, { body: data, shownFields: employeeFormFields });

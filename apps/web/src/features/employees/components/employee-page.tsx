@@ -24,12 +24,14 @@ import {
   employeePath,
   fetchActivity,
   fetchEmployee,
+  fetchOwnedAssets,
   fetchReports,
   restoreEmployee,
   type Activity,
   type Employee,
 } from '../api/employees';
 import { EmployeeFormModal } from './employees-page';
+import { AssetLink } from '../../assets/components/asset-link';
 
 /** An employee's page: `/my-company/employees/<id>`. */
 export default function EmployeePage() {
@@ -170,6 +172,7 @@ function EmployeeView({ employee }: { employee: Employee }) {
               ]}
             />
           </Panel>
+          <OwnedAssets employee={employee} />
           <DirectReports employee={employee} />
         </div>
         <Stack gap="lg" miw={0}>
@@ -346,6 +349,38 @@ function SignIns({ signIns }: { signIns: Activity['signIns'] }) {
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** The assets the employee owns, each a link to its page; nothing for a user who may not view assets. */
+function OwnedAssets({ employee }: { employee: Employee }) {
+  const { t } = useTranslation();
+  const allowed = usePermission({ action: 'view', subject: 'assets' });
+  const { data } = useQuery({
+    queryKey: employeeKeys.assets(employee.id),
+    queryFn: ({ signal }) => fetchOwnedAssets(employee.id, signal),
+    enabled: allowed,
+  });
+  if (!allowed || !data) return null;
+  return (
+    <Panel title={t('employees.page.assets', { count: data.count })} testId="employee-assets">
+      {data.results.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('employees.page.noAssets')}
+        </Text>
+      ) : (
+        <Stack gap={4}>
+          {data.results.map((asset) => (
+            <Group key={asset.id} gap="xs" wrap="nowrap">
+              <AssetLink asset={asset} testId="employee-asset" />
+              <Text size="xs" c="dimmed" truncate>
+                {asset.ips.join(', ')}
+              </Text>
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Panel>
   );
 }
 

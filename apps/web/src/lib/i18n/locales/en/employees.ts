@@ -84,6 +84,8 @@ export const employees = {
   page: {
     loadFailed: 'The employee could not be loaded.',
     facts: 'Details',
+    assets: 'Assets ({{count}})',
+    noAssets: 'No asset names this employee as its owner.',
     reports: 'Direct reports ({{count}})',
     alerts: 'Alerts where they appear',
     noAlerts: 'No alerts name their accounts or addresses.',
