@@ -3,6 +3,7 @@ import { IconDeviceDesktop, IconDevices, IconRouter, IconServer } from '@tabler/
 import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import type { AssetRef } from '../api/asset-lookup';
+import '../../../components/ui/entity-link.css';
 import './asset-link.css';
 
 const kindIcon = {
@@ -29,14 +30,14 @@ export function AssetLink({ asset, testId }: { asset: AssetRef | undefined; test
     <Tooltip label={t('triage.assetLink.open', { name: asset.name })} openDelay={300}>
       <Link
         to={assetPath(asset.id)}
-        className="vigil-asset-link"
+        className="vigil-entity-link"
         data-criticality={asset.criticality}
         data-testid={testId ?? 'asset-link'}
       >
         <Icon size={13} aria-hidden="true" />
-        <span className="vigil-asset-link__name">{asset.name}</span>
+        <span className="vigil-entity-link__name">{asset.name}</span>
         {critical && (
-          <span className="vigil-asset-link__criticality">{t(`triage.assetLink.criticality.${critical}`)}</span>
+          <span className="vigil-entity-link__criticality">{t(`triage.assetLink.criticality.${critical}`)}</span>
         )}
       </Link>
     </Tooltip>

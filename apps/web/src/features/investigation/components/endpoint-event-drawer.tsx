@@ -8,6 +8,7 @@ import { actionLabel } from '../lib/actions';
 import { accountLabel } from '../lib/summaries';
 import { useAssetLookup } from '../../assets/api/asset-lookup';
 import { AssetLink } from '../../assets/components/asset-link';
+import { EmployeeLink } from '../../employees/components/employee-link';
 import { CodeName, Pivot, hashFields, type EventDrawerProps, mono, useCompanyName, useEventDetail } from './shared';
 
 const number = (value: number | null) => (value === null ? null : String(value));
@@ -68,11 +69,14 @@ export function EndpointEventDrawer({
         [
           t('investigation.endpoint.user'),
           event.user?.name ? (
-            <Pivot
-              value={event.user.name}
-              label={accountLabel(event.user) ?? ''}
-              onPivot={(v) => onFilter({ userName: v })}
-            />
+            <span className="vigil-inv-with-asset">
+              <Pivot
+                value={event.user.name}
+                label={accountLabel(event.user) ?? ''}
+                onPivot={(v) => onFilter({ userName: v })}
+              />
+              <EmployeeLink companyId={row.companyId} account={accountLabel(event.user)} />
+            </span>
           ) : null,
         ],
         [t('investigation.endpoint.logonId'), mono(event.user?.logonId)],

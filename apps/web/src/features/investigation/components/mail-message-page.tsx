@@ -26,6 +26,7 @@ import { mailUrl, networkEventsUrl } from '../../triage';
 import { useMailMessage, type MailDetail, type MailMessageView } from '../api/investigation';
 import { attachmentsWithUrl, type MailAddressView } from '../lib/mail-view';
 import { formatBytes } from '../lib/summaries';
+import { EmployeeLink } from '../../employees/components/employee-link';
 import { MailHeaders } from './mail-headers';
 import { AuthPill, MailHtmlFrame } from './mail-parts';
 import { HashValue, KeyValues, Section, useCompanyName, VerdictBadge } from './shared';
@@ -57,7 +58,7 @@ function ListedSection({
   );
 }
 
-function AddressList({ items }: { items: MailAddressView[] }) {
+function AddressList({ items, companyId }: { items: MailAddressView[]; companyId: number }) {
   const { t } = useTranslation();
   if (items.length === 0) return null;
   return (
@@ -72,9 +73,12 @@ function AddressList({ items }: { items: MailAddressView[] }) {
             </Text>
           </Text>
         ) : (
-          <Anchor key={`${item.address}-${index}`} component={Link} to={mailUrl({ search: item.address })} size="sm">
-            {item.name ? `${item.name} <${item.address}>` : item.address}
-          </Anchor>
+          <span key={`${item.address}-${index}`} className="vigil-inv-with-asset">
+            <Anchor component={Link} to={mailUrl({ search: item.address })} size="sm">
+              {item.name ? `${item.name} <${item.address}>` : item.address}
+            </Anchor>
+            <EmployeeLink companyId={companyId} email={item.address} />
+          </span>
         ),
       )}
     </Group>
@@ -209,10 +213,22 @@ export default function MailMessagePage() {
       <Section title={t('investigation.mail.envelope')}>
         <KeyValues
           items={[
-            [t('investigation.mail.from'), message.from ? <AddressList items={[message.from]} /> : null],
-            [t('investigation.mail.replyTo'), message.replyTo.length ? <AddressList items={message.replyTo} /> : null],
-            [t('investigation.mail.to'), message.to.length ? <AddressList items={message.to} /> : null],
-            [t('investigation.mail.cc'), message.cc.length ? <AddressList items={message.cc} /> : null],
+            [
+              t('investigation.mail.from'),
+              message.from ? <AddressList items={[message.from]} companyId={detail.companyId} /> : null,
+            ],
+            [
+              t('investigation.mail.replyTo'),
+              message.replyTo.length ? <AddressList items={message.replyTo} companyId={detail.companyId} /> : null,
+            ],
+            [
+              t('investigation.mail.to'),
+              message.to.length ? <AddressList items={message.to} companyId={detail.companyId} /> : null,
+            ],
+            [
+              t('investigation.mail.cc'),
+              message.cc.length ? <AddressList items={message.cc} companyId={detail.companyId} /> : null,
+            ],
             [t('investigation.mail.sent'), message.date ? formatDate(message.date, 'isoDateTimeSeconds') : null],
             [t('investigation.mail.returnPath'), message.headers.returnPath],
             [t('investigation.mail.size'), formatBytes(message.size, i18n.language)],

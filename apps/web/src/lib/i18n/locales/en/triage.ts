@@ -56,4 +56,5 @@ export const triage = {
     open: 'Open the asset {{name}}',
     criticality: { high: 'High', critical: 'Critical' },
   },
+  employeeLink: { open: 'Open the employee {{name}}' },
 };

@@ -59,4 +59,5 @@ export const triage: Translation<typeof english> = {
     open: 'Открыть актив {{name}}',
     criticality: { high: 'Важный', critical: 'Критичный' },
   },
+  employeeLink: { open: 'Открыть сотрудника {{name}}' },
 };
