@@ -20,6 +20,12 @@ export const ANALYST_PERMISSIONS: Permission[] = [
   all('rules/suricata', ['view']),
   all('rules/sigma', ['view']),
   all('rules/yara', ['view']),
+  // Which machine, whose, running what: the estate behind every alert.
+  all('assets', ['view', 'change']),
+  all('assets/ip_hosts', ['view']),
+  all('employees', ['view']),
+  all('software', ['view']),
+  all('software/versions', ['view']),
 ];
 
 export const PROVIDER_LEAD_PERMISSIONS: Permission[] = [
@@ -52,4 +58,10 @@ export const CUSTOMER_ADMIN_PERMISSIONS: Permission[] = [
   all('rules/sigma', ['view', 'change', 'delete', 'import']),
   all('rules/yara', ['view', 'change', 'delete', 'import']),
   all('system_logs', ['view']),
+  // The customer keeps its estate: machines, staff, software.
+  all('assets', ['view', 'add', 'change', 'delete', 'export']),
+  all('assets/ip_hosts', ['view']),
+  all('employees', ['view', 'add', 'change', 'delete']),
+  all('software', ['view']),
+  all('software/versions', ['view']),
 ];

@@ -28,6 +28,7 @@ import { ruleMetadataItems } from '../../triage';
 import { mitreUrl, pivotOf } from '../lib/pivots';
 import { useAssetLookup } from '../../assets/api/asset-lookup';
 import { AssetLink } from '../../assets/components/asset-link';
+import { EmployeeLink } from '../../employees/components/employee-link';
 
 /** A titled panel of the alert page. */
 export { Card };
@@ -148,6 +149,14 @@ export function ObservablesCard({ alert }: { alert: AlertDetail }) {
                         asset={assets.get(`${observable.kind}:${observable.value}`)}
                         testId={`observable-asset-${index}`}
                       />
+                      {(observable.kind === 'email' || observable.kind === 'user') && (
+                        <EmployeeLink
+                          companyId={alert.companyId}
+                          {...(observable.kind === 'email'
+                            ? { email: observable.value }
+                            : { account: observable.value })}
+                        />
+                      )}
                       <CopyButton value={observable.value} timeout={1500}>
                         {({ copied, copy }) => (
                           <Tooltip label={copied ? t('common.copied') : t('common.copy')}>

@@ -7,6 +7,7 @@ import { Note } from '../../../components/ui/note';
 import { groupObservables, incidentPivot } from '../lib/observables';
 import { useAssetLookup } from '../../assets/api/asset-lookup';
 import { AssetLink } from '../../assets/components/asset-link';
+import { EmployeeLink } from '../../employees/components/employee-link';
 
 const knownKinds = ['ip', 'host', 'user', 'domain', 'url', 'hash', 'file', 'email'] as const;
 type KnownKind = (typeof knownKinds)[number];
@@ -61,6 +62,12 @@ export function ObservablesPanel({
                       </Text>
                     )}
                     <AssetLink asset={assets.get(`${kind}:${value}`)} testId="incident-observable-asset" />
+                    {(kind === 'email' || kind === 'user') && (
+                      <EmployeeLink
+                        companyId={companyId}
+                        {...(kind === 'email' ? { email: value } : { account: value })}
+                      />
+                    )}
                     <CopyButton value={value} timeout={1500}>
                       {({ copied, copy }) => (
                         <ActionIcon
