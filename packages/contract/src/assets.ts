@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { csvImportAnswerSchema, type CsvImportRejection } from './csv-import';
 import { ipAddressSchema } from './events';
+import { softwareVersionSchema } from './software';
 
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const oneOrMany = <T extends z.ZodType>(schema: T) => z.union([schema, z.array(schema).max(100)]);
@@ -238,3 +239,71 @@ export const ipHostResolveAnswerSchema = z.object({
   /** The claim the answer rests on. */
   ip_host: ipHostSchema.nullable(),
 });
+
+/** An open alert that names the asset: one of its addresses (then or now), its names, or its agent. */
+export const assetAlertSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  severity: z.string(),
+  status: z.string(),
+  first_seen: z.string(),
+  last_seen: z.string(),
+  incident_id: z.number().int().nullable(),
+  /** What in the alert names the asset: an address, a host name or the agent id. */
+  matched: z.string(),
+});
+
+export const assetIncidentSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  severity: z.string(),
+  status: z.string(),
+  created_at: z.string(),
+});
+
+export const assetEventKinds = ['network', 'endpoint', 'mail'] as const;
+export const assetEventCountSchema = z.object({
+  kind: z.enum(assetEventKinds),
+  /** Events of the kind in the last 7 days. */
+  count: z.number().int(),
+  newest: z.string().nullable(),
+});
+
+/** A version installed on the asset: `first_seen` and `last_seen` are those of the install. */
+export const assetSoftwareSchema = softwareVersionSchema.pick({
+  product_id: true,
+  vendor: true,
+  name: true,
+  version: true,
+  first_seen: true,
+  last_seen: true,
+});
+
+/** One severity's share of the risk: `count` open alerts × `weight` = `points`. */
+export const assetRiskPartSchema = z.object({
+  severity: z.string(),
+  count: z.number().int(),
+  weight: z.number(),
+  points: z.number(),
+});
+
+/** The risk figure: the parts' points summed, times the criticality's factor, rounded. */
+export const assetRiskSchema = z.object({
+  score: z.number().int(),
+  criticality: assetCriticalitySchema,
+  factor: z.number(),
+  /** The sum of the parts' points, before the factor. */
+  alert_points: z.number(),
+  parts: z.array(assetRiskPartSchema),
+});
+export type AssetRisk = z.infer<typeof assetRiskSchema>;
+
+export const assetActivitySchema = z.object({
+  alerts: z.array(assetAlertSchema),
+  incidents: z.array(assetIncidentSchema),
+  events: z.array(assetEventCountSchema),
+  ip_history: z.array(ipHostSchema),
+  software: z.array(assetSoftwareSchema),
+  risk: assetRiskSchema,
+});
+export type AssetActivity = z.infer<typeof assetActivitySchema>;
