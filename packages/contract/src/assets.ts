@@ -2,25 +2,26 @@ import { z } from 'zod';
 import { csvImportAnswerSchema, type CsvImportRejection } from './csv-import';
 import { ipAddressSchema } from './events';
 import { softwareVersionSchema } from './software';
+import { assetCriticalityValues, assetCsvColumnValues, assetKindValues, ipHostSourceValues } from './values';
 
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const oneOrMany = <T extends z.ZodType>(schema: T) => z.union([schema, z.array(schema).max(100)]);
 const dateTime = z.iso.datetime({ offset: true, message: 'Give an ISO 8601 date and time.' });
 
 /** What kind of machine an asset is. */
-export const assetKinds = ['workstation', 'server', 'network_device', 'mobile', 'other'] as const;
+export const assetKinds = assetKindValues;
 export const assetKindSchema = z.enum(assetKinds, { message: `The kind is one of ${assetKinds.join(', ')}.` });
 export type AssetKind = z.infer<typeof assetKindSchema>;
 
 /** How much the company depends on an asset. */
-export const assetCriticalities = ['low', 'medium', 'high', 'critical'] as const;
+export const assetCriticalities = assetCriticalityValues;
 export const assetCriticalitySchema = z.enum(assetCriticalities, {
   message: `The criticality is one of ${assetCriticalities.join(', ')}.`,
 });
 export type AssetCriticality = z.infer<typeof assetCriticalitySchema>;
 
 /** Where a claim "this asset held this address" comes from. */
-export const ipHostSources = ['dhcp', 'endpoint', 'dns', 'flow', 'static', 'manual'] as const;
+export const ipHostSources = ipHostSourceValues;
 export const ipHostSourceSchema = z.enum(ipHostSources, {
   message: `The source is one of ${ipHostSources.join(', ')}.`,
 });
@@ -159,19 +160,7 @@ export const assetImportJsonSchema = assetImportTargetSchema
   .strict();
 
 /** Columns of the CSV import, in this order (name required, the others optional and in any order). */
-export const assetCsvColumns = [
-  'name',
-  'kind',
-  'os_name',
-  'os_version',
-  'ips',
-  'macs',
-  'fqdn',
-  'criticality',
-  'tags',
-  'agent_id',
-  'notes',
-] as const;
+export const assetCsvColumns = assetCsvColumnValues;
 
 export const assetImportAnswerSchema = csvImportAnswerSchema;
 export type AssetImportRejection = CsvImportRejection;

@@ -1,4 +1,5 @@
 import { alerts } from './en/alerts';
+import { assets } from './en/assets';
 import { companies } from './en/companies';
 import { core } from './en/core';
 import { dashboard } from './en/dashboard';
@@ -40,6 +41,7 @@ export const en = {
   dashboard,
   graph,
   indicators,
+  assets,
   matchers,
   rules,
 };
