@@ -1,139 +1,20 @@
-import { Alert, Modal, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { CompanySelect, DropZone, FormActions, FormError, FormFrame } from '../../../components/form';
+import { CsvImportModal } from '../../../components/form/csv-import';
 import { useTranslation } from '../../../lib/i18n';
-import { notify } from '../../../lib/notifications';
-import { useSignedInUser } from '../../../lib/session';
-import { importIndicators, indicatorKeys, type ImportAnswer } from '../api/indicators';
-
-/** The server's limit on an import body. */
-const MAX_BYTES = 64 * 1024 * 1024;
-/** Refused rows listed in the dialog; the rest are counted. */
-const ROWS_SHOWN = 200;
+import { importIndicators, indicatorKeys } from '../api/indicators';
 
 /** A CSV file of indicators, picked or dropped, imported into a company; refused rows listed with their reason. */
 export function IndicatorImportModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Modal
+    <CsvImportModal
       opened={opened}
       onClose={onClose}
-      title={<Text fw={700}>{t('indicators.import.title')}</Text>}
-      centered
-      size="xl"
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      {opened && <ImportForm onClose={onClose} />}
-    </Modal>
-  );
-}
-
-function ImportForm({ onClose }: { onClose: () => void }) {
-  const { t } = useTranslation();
-  const me = useSignedInUser();
-  const queryClient = useQueryClient();
-  const [file, setFile] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [companyId, setCompanyId] = useState(me.companyId);
-  const run = useMutation({
-    mutationFn: async () => importIndicators(await file!.text(), { companyId }),
-    onSuccess: async (answer) => {
-      await queryClient.invalidateQueries({ queryKey: indicatorKeys.all });
-      if (answer.rejected.length === 0) {
-        notify({ type: 'success', message: t('indicators.import.done', answer) });
-        onClose();
-      }
-    },
-  });
-  const choose = (chosen: File | undefined) => {
-    run.reset();
-    if (!chosen) return;
-    if (!/\.(csv|txt)$/i.test(chosen.name)) {
-      setProblem(t('indicators.import.notCsv'));
-      setFile(null);
-    } else if (chosen.size > MAX_BYTES) {
-      setProblem(t('indicators.import.tooLarge'));
-      setFile(null);
-    } else {
-      setProblem(null);
-      setFile(chosen);
-    }
-  };
-
-  return (
-    <FormFrame onSubmit={() => file && run.mutate()} testId="indicator-import">
-      <Text size="sm">{t('indicators.import.intro')}</Text>
-      <CompanySelect value={companyId} onChange={setCompanyId} />
-      <DropZone
-        label={file ? t('indicators.import.chosen', { name: file.name }) : t('indicators.import.drop')}
-        accept=".csv,.txt,text/csv,text/plain"
-        onFiles={(files) => choose(files[0])}
-        testId="indicator-import-drop"
-        inputTestId="indicator-import-file"
-      />
-      {problem && (
-        <Alert color="red" variant="light" role="alert">
-          {problem}
-        </Alert>
-      )}
-      {run.data && <ImportReport answer={run.data} />}
-      <FormError error={run.error} />
-      <FormActions
-        onCancel={onClose}
-        submitLabel={t('indicators.import.run')}
-        loading={run.isPending}
-        disabled={file === null}
-        submitTestId="indicator-import-submit"
-      />
-    </FormFrame>
-  );
-}
-
-function ImportReport({ answer }: { answer: ImportAnswer }) {
-  const { t } = useTranslation();
-  const shown = answer.rejected.slice(0, ROWS_SHOWN);
-  return (
-    <Stack gap="xs" data-testid="indicator-import-report">
-      <Alert color={answer.rejected.length > 0 ? 'yellow' : 'teal'} variant="light">
-        {t('indicators.import.result', {
-          created: answer.created,
-          updated: answer.updated,
-          rejected: answer.rejected.length,
-        })}
-      </Alert>
-      {shown.length > 0 && (
-        <>
-          <Text fw={600} size="sm">
-            {t('indicators.import.rejectedTitle')}
-          </Text>
-          <div className="vigil-import-rejections">
-            <Table striped withTableBorder stickyHeader>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={80}>{t('indicators.import.row')}</Table.Th>
-                  <Table.Th w={140}>{t('indicators.import.field')}</Table.Th>
-                  <Table.Th>{t('indicators.import.reason')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {shown.map((rejection, index) => (
-                  <Table.Tr key={`${rejection.row}-${index}`} data-testid="indicator-import-rejection">
-                    <Table.Td className="vigil-cell-mono">{rejection.row}</Table.Td>
-                    <Table.Td className="vigil-cell-mono">{rejection.field}</Table.Td>
-                    <Table.Td>{rejection.reason}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </div>
-          {answer.rejected.length > shown.length && (
-            <Text size="sm" c="dimmed">
-              {t('indicators.import.more', { count: answer.rejected.length - shown.length })}
-            </Text>
-          )}
-        </>
-      )}
-    </Stack>
+      title={t('indicators.import.title')}
+      intro={t('indicators.import.intro')}
+      run={(csv, companyId) => importIndicators(csv, { companyId })}
+      invalidate={indicatorKeys.all}
+      done={({ created, updated }) => t('indicators.import.done', { created, updated })}
+      testId="indicator-import"
+    />
   );
 }

@@ -98,17 +98,6 @@ export const assets = {
     title: 'Import assets from CSV',
     intro:
       'The first line is a header with the columns {{columns}} (only {{required}} is required; lists separated by “;”). A row whose name is an asset of the company updates it, the others are created.',
-    drop: 'Drop a CSV file here or click to choose one',
-    chosen: 'File: {{name}}',
-    run: 'Import',
-    notCsv: 'Choose a .csv or .txt file.',
-    tooLarge: 'The file is larger than 64 MB.',
-    result: 'Created: {{created}}, updated: {{updated}}, rejected: {{rejected}}.',
-    rejectedTitle: 'Rows not imported',
-    row: 'Row',
-    field: 'Column',
-    reason: 'Reason',
-    more: 'and {{count}} more rows',
     done: 'Assets imported: {{created}} created, {{updated}} updated.',
   },
   networks: {
