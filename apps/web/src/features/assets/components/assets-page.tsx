@@ -213,6 +213,27 @@ export default function AssetsPage() {
   const rowLabel = useCallback((row: Asset) => t('assets.select', { name: row.name }), [t]);
   const filtered = Object.keys(list.filters).length > 0;
   const chosen = selected();
+  const headerActions = [
+    mayChange && {
+      icon: IconNetwork,
+      label: t('assets.networks.button'),
+      onClick: () => setNetworks(true),
+      testId: 'asset-networks-open',
+    },
+    mayAdd && {
+      icon: IconUpload,
+      label: t('assets.import.button'),
+      onClick: () => setImporting(true),
+      testId: 'asset-import-open',
+    },
+    mayAdd && {
+      icon: IconPlus,
+      label: t('assets.create'),
+      onClick: () => setCreating(true),
+      testId: 'asset-create',
+      primary: true,
+    },
+  ].filter((action) => action !== false);
 
   return (
     <ListPage
@@ -221,31 +242,17 @@ export default function AssetsPage() {
       subtitle={t('assets.subtitle')}
       actions={
         <Group gap="sm">
-          {mayChange && (
+          {headerActions.map((action) => (
             <Button
-              variant="default"
-              leftSection={<IconNetwork size={16} />}
-              onClick={() => setNetworks(true)}
-              data-testid="asset-networks-open"
+              key={action.testId}
+              variant={action.primary ? 'filled' : 'default'}
+              leftSection={<action.icon size={16} />}
+              onClick={action.onClick}
+              data-testid={action.testId}
             >
-              {t('assets.networks.button')}
+              {action.label}
             </Button>
-          )}
-          {mayAdd && (
-            <Button
-              variant="default"
-              leftSection={<IconUpload size={16} />}
-              onClick={() => setImporting(true)}
-              data-testid="asset-import-open"
-            >
-              {t('assets.import.button')}
-            </Button>
-          )}
-          {mayAdd && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} data-testid="asset-create">
-              {t('assets.create')}
-            </Button>
-          )}
+          ))}
         </Group>
       }
       filters={filters}
