@@ -152,7 +152,7 @@ describe('assets', () => {
       // The dark theme, for the list and the page.
       if (language === 'en') {
         await apiInPage(page, 'PUT', '/api/users/me/', { theme: 'dark' });
-        await page.reload();
+        await page.goto(`${server.url}${ASSETS}`);
         await settled('assets-table').locator('[data-testid="asset-row"]').first().waitFor();
         await screenshot(page, 'assets-list-dark-en');
         await page.getByTestId('asset-row').filter({ hasText: c.importedName }).first().click();

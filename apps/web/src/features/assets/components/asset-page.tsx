@@ -243,9 +243,12 @@ function AssetFacts({ asset }: { asset: Asset }) {
     ],
     [
       t('assets.fields.firstSeen'),
-      <span className="vigil-cell-mono">{formatDate(asset.firstSeen, 'isoDateTime')}</span>,
+      asset.firstSeen ? <span className="vigil-cell-mono">{formatDate(asset.firstSeen, 'isoDateTime')}</span> : none,
     ],
-    [t('assets.fields.lastSeen'), <span className="vigil-cell-mono">{formatDate(asset.lastSeen, 'isoDateTime')}</span>],
+    [
+      t('assets.fields.lastSeen'),
+      asset.lastSeen ? <span className="vigil-cell-mono">{formatDate(asset.lastSeen, 'isoDateTime')}</span> : none,
+    ],
     ...(me.companies.length > 1
       ? [
           [

@@ -13,7 +13,7 @@ export function RiskFigure({ risk }: { risk: AssetRisk }) {
   const level = riskLevel(risk.score);
   const counted = risk.parts.filter((part) => part.count > 0);
   return (
-    <HoverCard width={340} shadow="md" position="bottom-end" withArrow openDelay={100}>
+    <HoverCard width={380} shadow="md" position="bottom-end" withArrow openDelay={100}>
       <HoverCard.Target>
         <span
           className="vigil-asset-risk"

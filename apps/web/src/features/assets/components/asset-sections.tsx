@@ -136,19 +136,19 @@ export function AssetEvents({ asset, activity }: { asset: Asset; activity: Asset
             <Text size="xs" c="dimmed">
               {t(`assets.page.eventKind.${events.kind}`)}
             </Text>
-            <span className="vigil-asset-event__count">{events.count}</span>
-            <Group gap={6} justify="space-between" wrap="nowrap">
-              <Text size="xs" c="dimmed" className="vigil-cell-mono" truncate>
-                {events.newest
-                  ? t('assets.page.eventsNewest', { date: formatDate(events.newest, 'isoDateTime') })
-                  : t('assets.page.eventsNone')}
-              </Text>
+            <Group gap={6} justify="space-between" align="baseline" wrap="nowrap">
+              <span className="vigil-asset-event__count">{events.count}</span>
               {pivots[events.kind] && events.count > 0 && (
                 <Anchor component={Link} to={pivots[events.kind]!} size="xs" data-testid="asset-events-pivot">
                   {t('assets.page.openEvents')}
                 </Anchor>
               )}
             </Group>
+            <Text size="xs" c="dimmed">
+              {events.newest
+                ? t('assets.page.eventsNewest', { date: formatDate(events.newest, 'isoDateTime') })
+                : t('assets.page.eventsNone')}
+            </Text>
           </div>
         ))}
       </div>

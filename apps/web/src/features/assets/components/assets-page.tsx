@@ -8,7 +8,6 @@ import { useCallback, useMemo, useState } from 'react';
 import type { Column } from '../../../components/list';
 import {
   companyColumn,
-  dateColumn,
   ListPage,
   noValue,
   presentColumns,
@@ -17,6 +16,7 @@ import {
   type FilterField,
 } from '../../../components/list-page';
 import { ConfirmModal } from '../../../components/ui/confirm-modal';
+import { formatDate } from '../../../lib/dates';
 import { useTranslation } from '../../../lib/i18n';
 import { notify } from '../../../lib/notifications';
 import { usePermission } from '../../../lib/permissions';
@@ -127,7 +127,7 @@ export default function AssetsPage() {
       {
         id: 'name',
         header: t('assets.fields.name'),
-        width: 'minmax(200px, 2fr)',
+        width: 'minmax(160px, 2fr)',
         sortField: 'name',
         render: (row) =>
           stackCell(
@@ -139,24 +139,17 @@ export default function AssetsPage() {
             'vigil-asset-cell-main',
           ),
       },
-      { id: 'kind', header: t('assets.fields.kind'), width: '140px', render: (row) => labels.kind[row.kind] },
       {
-        id: 'os',
-        header: t('assets.fields.os'),
+        id: 'kind',
+        header: t('assets.fields.kindAndOs'),
         width: 'minmax(130px, 1fr)',
         render: (row) =>
-          row.osName ? (
-            <span className="vigil-asset-ellipsis" title={`${row.osName} ${row.osVersion}`.trim()}>
-              {`${row.osName} ${row.osVersion}`.trim()}
-            </span>
-          ) : (
-            noValue
-          ),
+          stackCell(labels.kind[row.kind], `${row.osName} ${row.osVersion}`.trim() || null, 'vigil-asset-cell-main'),
       },
       {
         id: 'ips',
         header: t('assets.fields.ips'),
-        width: 'minmax(130px, 1fr)',
+        width: '140px',
         render: (row) =>
           row.ips.length === 0 && row.macs.length === 0
             ? noValue
@@ -172,7 +165,7 @@ export default function AssetsPage() {
       {
         id: 'owner',
         header: t('assets.fields.owner'),
-        width: 'minmax(110px, 1fr)',
+        width: 'minmax(90px, 1fr)',
         render: (row) =>
           row.ownerEmployeeId === null ? (
             noValue
@@ -183,28 +176,36 @@ export default function AssetsPage() {
       {
         id: 'criticality',
         header: t('assets.fields.criticality'),
-        width: '130px',
+        width: '125px',
         sortField: 'criticality',
         render: (row) => <CriticalityPill value={row.criticality} label={labels.criticality[row.criticality]} />,
       },
       {
         id: 'tags',
         header: t('assets.fields.tags'),
-        width: 'minmax(100px, 1fr)',
+        width: 'minmax(90px, 1fr)',
         render: (row) => (row.tags.length === 0 ? noValue : <AssetTags tags={row.tags} max={3} />),
       },
-      dateColumn<Asset>('lastSeen', t('assets.fields.lastSeen'), (row) => row.lastSeen, { sortField: 'last_seen' }),
       {
-        id: 'sources',
-        header: t('assets.fields.sources'),
-        width: 'minmax(110px, 1fr)',
+        id: 'lastSeen',
+        header: t('assets.fields.lastSeenAndSources'),
+        width: 'minmax(150px, 1fr)',
+        sortField: 'last_seen',
         render: (row) =>
-          row.sources.length === 0 ? (
-            noValue
-          ) : (
-            <span className="vigil-asset-ellipsis" title={row.sources.join('\n')}>
-              {[...new Set(row.sources.map((source) => sourceLabel(source, labels)))].join(', ')}
-            </span>
+          stackCell(
+            row.lastSeen ? (
+              <time className="vigil-cell-mono" dateTime={row.lastSeen}>
+                {formatDate(row.lastSeen, 'isoDateTime')}
+              </time>
+            ) : (
+              noValue
+            ),
+            row.sources.length === 0 ? null : (
+              <span title={row.sources.join('\n')}>
+                {[...new Set(row.sources.map((source) => sourceLabel(source, labels)))].join(', ')}
+              </span>
+            ),
+            'vigil-asset-cell-main',
           ),
       },
       company,

@@ -21,6 +21,8 @@ export const assets = {
     fqdn: 'FQDN',
     kind: 'Kind',
     os: 'Operating system',
+    kindAndOs: 'Kind and OS',
+    lastSeenAndSources: 'Last seen, sources',
     osName: 'Operating system',
     osVersion: 'OS version',
     ips: 'IP addresses',

@@ -21,6 +21,8 @@ export const assets = {
     fqdn: 'FQDN',
     kind: 'Тип',
     os: 'Операционная система',
+    kindAndOs: 'Тип и ОС',
+    lastSeenAndSources: 'Активность, источники',
     osName: 'Операционная система',
     osVersion: 'Версия ОС',
     ips: 'IP-адреса',
