@@ -39,21 +39,21 @@ export function AssetAlerts({ activity }: { activity: AssetActivity }) {
           <Table.Tbody>
             {activity.alerts.map((alert) => (
               <Table.Tr key={alert.id} data-testid="asset-alert">
-                <Table.Td w={120}>
+                <Table.Td w={110}>
                   {severityPill(alert.severity as AlertSeverity, labels.severity[alert.severity as AlertSeverity])}
                 </Table.Td>
                 <Table.Td>
                   <Anchor component={Link} to={alertUrl(alert.id)} size="sm" fw={600}>
                     {alert.title}
                   </Anchor>
-                  <Text size="xs" c="dimmed" className="vigil-cell-mono">
-                    {t('assets.page.matched', { value: alert.matched })}
-                  </Text>
+                  <Group gap={8} mt={2} wrap="nowrap">
+                    {alertStatusPill(alert.status as AlertStatus, labels.alertStatus[alert.status as AlertStatus])}
+                    <Text size="xs" c="dimmed" truncate>
+                      {t('assets.page.matched', { value: alert.matched })}
+                    </Text>
+                  </Group>
                 </Table.Td>
-                <Table.Td w={130}>
-                  {alertStatusPill(alert.status as AlertStatus, labels.alertStatus[alert.status as AlertStatus])}
-                </Table.Td>
-                <Table.Td w={150} className="vigil-cell-mono">
+                <Table.Td w={140} className="vigil-cell-mono">
                   {formatDate(alert.lastSeen, 'isoDateTime')}
                 </Table.Td>
               </Table.Tr>
@@ -84,7 +84,7 @@ export function AssetIncidents({ activity }: { activity: AssetActivity }) {
           <Table.Tbody>
             {activity.incidents.map((incident) => (
               <Table.Tr key={incident.id} data-testid="asset-incident">
-                <Table.Td w={120}>
+                <Table.Td w={110}>
                   {severityPill(
                     incident.severity as AlertSeverity,
                     labels.severity[incident.severity as AlertSeverity],
@@ -95,13 +95,13 @@ export function AssetIncidents({ activity }: { activity: AssetActivity }) {
                     {incident.title}
                   </Anchor>
                 </Table.Td>
-                <Table.Td w={130}>
+                <Table.Td w={120}>
                   {incidentStatusPill(
                     incident.status as IncidentStatus,
                     labels.incidentStatus[incident.status as IncidentStatus],
                   )}
                 </Table.Td>
-                <Table.Td w={150} className="vigil-cell-mono">
+                <Table.Td w={140} className="vigil-cell-mono">
                   {formatDate(incident.createdAt, 'isoDateTime')}
                 </Table.Td>
               </Table.Tr>

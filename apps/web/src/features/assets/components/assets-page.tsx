@@ -165,7 +165,7 @@ export default function AssetsPage() {
       {
         id: 'owner',
         header: t('assets.fields.owner'),
-        width: 'minmax(90px, 1fr)',
+        width: 'minmax(80px, 1fr)',
         render: (row) =>
           row.ownerEmployeeId === null ? (
             noValue
@@ -183,8 +183,8 @@ export default function AssetsPage() {
       {
         id: 'tags',
         header: t('assets.fields.tags'),
-        width: 'minmax(90px, 1fr)',
-        render: (row) => (row.tags.length === 0 ? noValue : <AssetTags tags={row.tags} max={3} />),
+        width: 'minmax(110px, 1fr)',
+        render: (row) => (row.tags.length === 0 ? noValue : <AssetTags tags={row.tags} max={2} />),
       },
       {
         id: 'lastSeen',

@@ -22,7 +22,7 @@ export const assets = {
     kind: 'Kind',
     os: 'Operating system',
     kindAndOs: 'Kind and OS',
-    lastSeenAndSources: 'Last seen, sources',
+    lastSeenAndSources: 'Last seen',
     osName: 'Operating system',
     osVersion: 'OS version',
     ips: 'IP addresses',

@@ -22,7 +22,7 @@ export const assets = {
     kind: 'Тип',
     os: 'Операционная система',
     kindAndOs: 'Тип и ОС',
-    lastSeenAndSources: 'Активность, источники',
+    lastSeenAndSources: 'Активность',
     osName: 'Операционная система',
     osVersion: 'Версия ОС',
     ips: 'IP-адреса',
