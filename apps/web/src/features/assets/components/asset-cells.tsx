@@ -43,6 +43,12 @@ export function sourceText(source: string, labels: AssetLabels): string {
   return colon < 0 ? sourceLabel(source, labels) : `${sourceLabel(source, labels)} · ${source.slice(colon + 1)}`;
 }
 
+/** A company's name by id, for people who see several companies; null for those who see one. */
+export function companyNames(companies: readonly { id: number; name: string }[]): (id: number) => string | null {
+  const names = new Map(companies.map((company) => [company.id, company.name]));
+  return (id) => (companies.length > 1 ? (names.get(id) ?? `#${id}`) : null);
+}
+
 /** Criticality in the severity colours (low … critical). */
 export function CriticalityPill({ value, label }: { value: AssetCriticality; label: string }) {
   return severityPill(value, label);

@@ -7,7 +7,6 @@ import { assetCriticalityValues, assetKindValues } from '@vigil/contract/client'
 import { useCallback, useMemo, useState } from 'react';
 import type { Column } from '../../../components/list';
 import {
-  companyColumn,
   ListPage,
   noValue,
   presentColumns,
@@ -26,7 +25,7 @@ import { useUnits } from '../../users/api/lookups';
 import { archiveAsset, assetKeys, assetList, useOwnerNames, type Asset } from '../api/assets';
 import { AssetForm } from './asset-form';
 import { AssetImportModal } from './asset-import';
-import { AssetTags, CriticalityPill, sourceLabel, useAssetLabels } from './asset-cells';
+import { AssetTags, companyNames, CriticalityPill, sourceLabel, useAssetLabels } from './asset-cells';
 import { MergeModal } from './merge-modal';
 import { NetworksModal } from './networks-modal';
 
@@ -122,7 +121,8 @@ export default function AssetsPage() {
   // Rows call no hooks: every text a cell shows is read here, once per language.
   const columns = useMemo(() => {
     const archivedLabel = t('assets.archivedLabel');
-    const company = companyColumn<Asset>(t('assets.fields.company'), me.companies, '140px');
+    // The company goes under the name for people who see several: a column of its own would not fit.
+    const companyName = companyNames(me.companies);
     return presentColumns<Asset>([
       {
         id: 'name',
@@ -135,7 +135,9 @@ export default function AssetsPage() {
               {row.name}
               {row.archivedAt !== null && <span className="vigil-pill vigil-pill--outline">{archivedLabel}</span>}
             </span>,
-            row.fqdn && row.fqdn.toLowerCase() !== row.name.toLowerCase() ? row.fqdn : null,
+            [row.fqdn.toLowerCase() !== row.name.toLowerCase() && row.fqdn, companyName(row.companyId)]
+              .filter(Boolean)
+              .join(' · ') || null,
             'vigil-asset-cell-main',
           ),
       },
@@ -208,7 +210,6 @@ export default function AssetsPage() {
             'vigil-asset-cell-main',
           ),
       },
-      company,
     ] satisfies (Column<Asset> | null | false)[]);
   }, [t, me.companies, labels, owners]);
   const rowLabel = useCallback((row: Asset) => t('assets.select', { name: row.name }), [t]);

@@ -5,11 +5,11 @@ import { ipHostSourceValues } from '@vigil/contract/client';
 import { useMemo } from 'react';
 import type { Column } from '../../../components/list';
 import {
-  companyColumn,
   dateColumn,
   ListPage,
   noValue,
   presentColumns,
+  stackCell,
   usePagedListPage,
   type FilterField,
 } from '../../../components/list-page';
@@ -17,7 +17,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { Link } from '../../../lib/router';
 import { useSignedInUser } from '../../../lib/session';
 import { ipHostList, type IpHost } from '../api/assets';
-import { useAssetLabels } from './asset-cells';
+import { companyNames, useAssetLabels } from './asset-cells';
 
 type Filters = typeof ipHostList.filters;
 
@@ -48,7 +48,8 @@ export default function IpHostsPage() {
   ];
 
   const columns = useMemo(() => {
-    const company = companyColumn<IpHost>(t('assets.ipHosts.company'), me.companies, '160px');
+    // The company goes under the asset for people who see several: a column of its own would not fit.
+    const companyName = companyNames(me.companies);
     return presentColumns<IpHost>([
       {
         id: 'ip',
@@ -61,16 +62,18 @@ export default function IpHostsPage() {
         id: 'asset',
         header: t('assets.ipHosts.asset'),
         width: 'minmax(180px, 2fr)',
-        render: (row) => (
-          <Anchor component={Link} to={`/my-company/assets/${row.assetId}`} size="sm" className="vigil-asset-ellipsis">
-            {row.assetName}
-          </Anchor>
-        ),
+        render: (row) =>
+          stackCell(
+            <Anchor component={Link} to={`/my-company/assets/${row.assetId}`} size="sm">
+              {row.assetName}
+            </Anchor>,
+            companyName(row.companyId),
+          ),
       },
       {
         id: 'mac',
         header: t('assets.ipHosts.mac'),
-        width: '160px',
+        width: '150px',
         render: (row) => (row.mac ? <span className="vigil-cell-mono">{row.mac}</span> : noValue),
       },
       dateColumn<IpHost>('firstSeen', t('assets.ipHosts.from'), (row) => row.firstSeen, { sortField: 'first_seen' }),
@@ -78,10 +81,9 @@ export default function IpHostsPage() {
       {
         id: 'source',
         header: t('assets.ipHosts.source'),
-        width: '160px',
+        width: '150px',
         render: (row) => labels.ipSource[row.source],
       },
-      company,
     ] satisfies (Column<IpHost> | null | false)[]);
   }, [t, me.companies, labels]);
   const filtered = Object.keys(list.filters).length > 0;
@@ -97,7 +99,7 @@ export default function IpHostsPage() {
         label: t('assets.ipHosts.title'),
         testId: 'ip-hosts-table',
         rowTestId: 'ip-host-row',
-        rowHeight: 40,
+        rowHeight: me.companies.length > 1 ? 52 : 40,
         empty: filtered ? t('assets.ipHosts.nothingMatches') : t('assets.ipHosts.empty'),
         loadFailed: t('assets.ipHosts.loadFailed'),
       }}
