@@ -102,6 +102,7 @@ describe('GET /api/assets/:id/activity/', () => {
     ]);
     expect(activity.body.events.map((e) => e.kind).sort()).toEqual(['endpoint', 'mail', 'network']);
     expect(activity.body.software).toEqual([]);
+    expect(activity.body.history.map((h) => [h.action, h.username])).toEqual([['create', 'alice']]);
   });
 
   it('gives the risk figure with parts that add up', async () => {

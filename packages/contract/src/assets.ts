@@ -287,6 +287,15 @@ export const assetRiskSchema = z.object({
 });
 export type AssetRisk = z.infer<typeof assetRiskSchema>;
 
+/** A record of the audit log about the asset: who made, changed, merged or split it, and when. */
+export const assetHistoryEntrySchema = z.object({
+  at: z.string(),
+  /** The audit log's action code: `create`, `update`, `merge`… */
+  action: z.string(),
+  /** Who did it; null for the pipeline's own records (discovery). */
+  username: z.string().nullable(),
+});
+
 export const assetActivitySchema = z.object({
   alerts: z.array(assetAlertSchema),
   incidents: z.array(assetIncidentSchema),
@@ -294,5 +303,7 @@ export const assetActivitySchema = z.object({
   ip_history: z.array(ipHostSchema),
   software: z.array(assetSoftwareSchema),
   risk: assetRiskSchema,
+  /** The newest records of the audit log about the asset. */
+  history: z.array(assetHistoryEntrySchema),
 });
 export type AssetActivity = z.infer<typeof assetActivitySchema>;

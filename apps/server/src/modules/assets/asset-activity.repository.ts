@@ -103,6 +103,7 @@ export async function assetActivity(db: Queryable, asset: AssetRow, limit: numbe
     ip_history: (await ipHostsOfAsset(db, company, id, 200)).map(toIpHost),
     software: await softwareOf(db, company, id),
     risk: assetRisk(asset.criticality, Object.fromEntries(bySeverity.map((s) => [s.severity, Number(s.count)]))),
+    history: await historyOf(db, company, id),
   };
 }
 
@@ -131,6 +132,15 @@ async function eventCounts(db: Queryable, asset: AssetRow, names: string[]): Pro
                     AND (lower(m.sender) = ANY(p.emails)
                          OR EXISTS (SELECT 1 FROM unnest(m.recipients) r WHERE lower(r) = ANY(p.emails))))`);
   return rows.map((r) => ({ kind: r.kind, count: Number(r.count), newest: iso(r.newest) }));
+}
+
+/** The newest records of the audit log about the asset (made, changed, merged, split, archived). */
+async function historyOf(db: Queryable, company: number, assetId: number): Promise<AssetActivity['history']> {
+  const { rows } = await db.query<{ at: Date; action: string; username: string | null }>(sql`
+    SELECT l.date_time AS at, l.action, l.username FROM system_logs l
+    WHERE l.company_id = ${company}::int8 AND l.object_type = 'asset' AND l.object_id = ${String(assetId)}
+    ORDER BY l.date_time DESC, l.id DESC LIMIT 50`);
+  return rows.map((r) => ({ ...r, at: iso(r.at) ?? '' }));
 }
 
 /** What the software inventory says is installed on the asset now. */

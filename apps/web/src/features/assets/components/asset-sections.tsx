@@ -236,9 +236,26 @@ export function AssetSoftware({ activity }: { activity: AssetActivity }) {
 /** The asset's life: when it was first and last seen, added, archived, and the open alerts on it. */
 export function AssetTimeline({ asset, activity }: { asset: Asset; activity: AssetActivity | undefined }) {
   const { t } = useTranslation();
+  const history = activity?.history ?? [];
+  const actionLabel: Record<string, string> = {
+    create: t('assets.page.historyAction.create'),
+    update: t('assets.page.historyAction.update'),
+    merge: t('assets.page.historyAction.merge'),
+    delete: t('assets.page.historyAction.delete'),
+    import: t('assets.page.historyAction.import'),
+  };
   const items: { at: string; text: string; href?: string }[] = [
     ...(asset.firstSeen ? [{ at: asset.firstSeen, text: t('assets.page.firstSeen') }] : []),
-    { at: asset.createdAt, text: t('assets.page.created') },
+    ...(history.some((entry) => entry.action === 'create')
+      ? []
+      : [{ at: asset.createdAt, text: t('assets.page.created') }]),
+    ...history.map((entry) => ({
+      at: entry.at,
+      text: t('assets.page.historyEntry', {
+        action: actionLabel[entry.action] ?? entry.action,
+        who: entry.username ?? t('assets.page.discovery'),
+      }),
+    })),
     ...(asset.lastSeen ? [{ at: asset.lastSeen, text: t('assets.page.lastSeen') }] : []),
     ...(asset.archivedAt ? [{ at: asset.archivedAt, text: t('assets.page.archived') }] : []),
     ...(activity?.alerts ?? []).map((alert) => ({
