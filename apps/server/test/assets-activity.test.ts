@@ -81,6 +81,19 @@ describe('GET /api/assets/:id/activity/', () => {
       buildDetection(beta, { ruleId: '8', title: 'Another company by name', severity: 'high', host: 'ws-act-01' }),
     ]);
     await t.db.query(sql`UPDATE alerts SET status = 'resolved' WHERE title = 'Resolved already'`);
+    // An endpoint alert whose event came from the asset's agent, under another host name.
+    expect((await alice.patch(`/api/assets/${asset.id}/`, { agent_id: 'agent-77' })).status).toBe(200);
+    await raise(t.db, [
+      buildDetection(alpha, { ruleId: '9', title: 'From its agent', severity: 'low', kind: 'endpoint', host: 'x' }),
+    ]);
+    const event = await t.db.query<{ id: number; ts: Date }>(sql`
+      INSERT INTO endpoint_events (company_id, ts, batch_id, source_format, host_name, event, raw)
+      VALUES (${alpha}, now(), 0, 'ecs', 'renamed-host', '{}'::jsonb, '{"agent": {"id": "agent-77"}}'::jsonb)
+      RETURNING id, ts`);
+    await t.db.query(sql`
+      INSERT INTO alert_events (company_id, alert_id, event_kind, event_id, ts)
+      SELECT ${alpha}, id, 'endpoint', ${event.rows[0]!.id}, ${event.rows[0]!.ts} FROM alerts
+      WHERE title = 'From its agent'`);
     const onName = await t.db.query<{ id: number }>(sql`SELECT id FROM alerts WHERE title = 'On its host name'`);
     const incident = await alice.post<Incident>('/api/incidents/', {
       title: 'Workstation case',
@@ -91,6 +104,7 @@ describe('GET /api/assets/:id/activity/', () => {
     const activity = await alice.get<AssetActivity>(`/api/assets/${asset.id}/activity/`);
     expect(activity.status, JSON.stringify(activity.body)).toBe(200);
     expect(activity.body.alerts.map((a) => [a.title, a.matched]).sort()).toEqual([
+      ['From its agent', 'agent-77'],
       ['On its address now', '10.9.0.6'],
       ['On its host name', 'WS-ACT-01'],
       ['On its old address then', '10.9.0.5'],
@@ -102,19 +116,22 @@ describe('GET /api/assets/:id/activity/', () => {
     ]);
     expect(activity.body.events.map((e) => e.kind).sort()).toEqual(['endpoint', 'mail', 'network']);
     expect(activity.body.software).toEqual([]);
-    expect(activity.body.history.map((h) => [h.action, h.username])).toEqual([['create', 'alice']]);
+    expect(activity.body.history.map((h) => [h.action, h.username])).toEqual([
+      ['update', 'alice'],
+      ['create', 'alice'],
+    ]);
   });
 
   it('gives the risk figure with parts that add up', async () => {
     const { risk } = (await alice.get<AssetActivity>(`/api/assets/${asset.id}/activity/`)).body;
     const points = Object.fromEntries(risk.parts.map((p) => [p.severity, p.points]));
-    expect(points).toMatchObject({ critical: 40, high: 20, medium: 8, low: 0, info: 0 });
+    expect(points).toMatchObject({ critical: 40, high: 20, medium: 8, low: 2, info: 0 });
     for (const part of risk.parts) expect(part.points).toBe(part.count * part.weight);
     expect(risk.alert_points).toBe(risk.parts.reduce((sum, p) => sum + p.points, 0));
     expect(risk.criticality).toBe('high');
     expect(risk.factor).toBe(1.5);
     expect(risk.score).toBe(Math.round(risk.alert_points * risk.factor));
-    expect(risk.score).toBe(102);
+    expect(risk.score).toBe(105);
   });
 
   it('answers 404 for another company’s asset', async () => {
