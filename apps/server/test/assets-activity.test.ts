@@ -88,7 +88,7 @@ describe('GET /api/assets/:id/activity/', () => {
     ]);
     const event = await t.db.query<{ id: number; ts: Date }>(sql`
       INSERT INTO endpoint_events (company_id, ts, batch_id, source_format, host_name, event, raw)
-      VALUES (${alpha}, now(), 0, 'ecs', 'renamed-host', '{}'::jsonb, '{"agent": {"id": "agent-77"}}'::jsonb)
+      VALUES (${alpha}, date_trunc('second', now()), 0, 'ecs', 'renamed-host', '{}'::jsonb, '{"agent": {"id": "agent-77"}}'::jsonb)
       RETURNING id, ts`);
     await t.db.query(sql`
       INSERT INTO alert_events (company_id, alert_id, event_kind, event_id, ts)
