@@ -144,6 +144,31 @@ describe('assets', () => {
         .waitFor();
       await screenshot(page, `assets-list-${language}`);
 
+      // The company's networks: a line that is no network is named, a good list saves.
+      await page.getByTestId('asset-networks-open').click();
+      const networks = page.getByTestId('asset-networks-text');
+      await networks.fill('10.20.0.0/16\nnot-a-network');
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="asset-networks-text"]')?.getAttribute('aria-invalid') === 'true',
+      );
+      expect(await page.getByTestId('asset-networks-submit').isDisabled()).toBe(true);
+      await screenshot(page, `asset-networks-${language}`);
+      await networks.fill('10.20.0.0/16\n192.168.0.0/24');
+      await page.getByTestId('asset-networks-submit').click();
+      await page.getByTestId('asset-networks').waitFor({ state: 'detached' });
+
+      // Merge the two imported assets into the first.
+      const imported = page.getByTestId('asset-row').filter({ hasText: c.importedName });
+      for (const row of await imported.all()) await row.locator('input[type="checkbox"]').check();
+      await page.getByTestId('asset-bulk-merge').click();
+      await page.getByTestId('asset-merge').getByText(c.importedName, { exact: true }).click();
+      await page.getByTestId('asset-merge-submit').click();
+      await page.getByTestId('asset-merge').waitFor({ state: 'detached' });
+      await page
+        .getByTestId('asset-row')
+        .filter({ hasText: `${c.importedName}-2` })
+        .waitFor({ state: 'detached' });
+
       // Asset IP hosts: the address typed by hand, held by the asset.
       await goInApp(page, IP_HOSTS, '[data-testid="ip-host-row"]');
       expect((await page.getByTestId('ip-host-row').allTextContents()).join('\n')).toContain(c.ip);

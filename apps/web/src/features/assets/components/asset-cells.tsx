@@ -64,7 +64,9 @@ export function AssetTags({ tags, max = tags.length }: { tags: readonly string[]
           {tag}
         </span>
       ))}
-      {tags.length > shown.length && <span className="vigil-cell-dim">+{tags.length - shown.length}</span>}
+      {tags.length > shown.length && (
+        <span className="vigil-cell-dim vigil-asset-tags__more">+{tags.length - shown.length}</span>
+      )}
     </span>
   );
 }
