@@ -186,7 +186,8 @@ export default function AssetsPage() {
         id: 'tags',
         header: t('assets.fields.tags'),
         width: 'minmax(110px, 1fr)',
-        render: (row) => (row.tags.length === 0 ? noValue : <AssetTags tags={row.tags} max={2} />),
+        render: (row) =>
+          row.tags.length === 0 ? noValue : <AssetTags tags={row.tags} max={row.tags.length > 2 ? 1 : 2} />,
       },
       {
         id: 'lastSeen',
