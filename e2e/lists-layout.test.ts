@@ -26,6 +26,8 @@ const lists: ListUnderTest[] = [
   { name: 'endpoint', path: '/investigation/endpoint-events', table: 'endpoint-table' },
   { name: 'mail', path: '/investigation/emails', table: 'mail-table' },
   { name: 'files', path: '/investigation/files', table: 'files-table' },
+  { name: 'assets', path: '/my-company/assets', table: 'assets-table' },
+  { name: 'asset-ip-hosts', path: '/my-company/asset-ip-hosts', table: 'ip-hosts-table' },
   { name: 'users', path: '/settings/users', table: 'users-table' },
   { name: 'roles', path: '/settings/users/roles', table: 'roles-table' },
   { name: 'units', path: '/settings/units', table: 'units-table' },

@@ -231,6 +231,11 @@ describe('software on assets', () => {
       asset_id: host.id,
     });
     expect(onHost.body.results.map((i) => i.host_name)).toEqual(['ws-soft.alpha.example']);
+    // The asset's page lists what runs on it.
+    const activity = await alice.get<{ software: { name: string; version: string }[] }>(
+      `/api/assets/${host.id}/activity/`,
+    );
+    expect(activity.body.software.map((s) => `${s.name} ${s.version}`)).toEqual(['curl 7.88.1-10']);
 
     // Another company's asset of the same name reaches none of these installs.
     const bobs = await bob.post<ListAnswer<Asset>>('/api/assets/check/', { search: 'ws-soft' });

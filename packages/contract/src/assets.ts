@@ -1,25 +1,27 @@
 import { z } from 'zod';
 import { csvImportAnswerSchema, type CsvImportRejection } from './csv-import';
 import { ipAddressSchema } from './events';
+import { softwareVersionSchema } from './software';
+import { assetCriticalityValues, assetCsvColumnValues, assetKindValues, ipHostSourceValues } from './values';
 
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const oneOrMany = <T extends z.ZodType>(schema: T) => z.union([schema, z.array(schema).max(100)]);
 const dateTime = z.iso.datetime({ offset: true, message: 'Give an ISO 8601 date and time.' });
 
 /** What kind of machine an asset is. */
-export const assetKinds = ['workstation', 'server', 'network_device', 'mobile', 'other'] as const;
+export const assetKinds = assetKindValues;
 export const assetKindSchema = z.enum(assetKinds, { message: `The kind is one of ${assetKinds.join(', ')}.` });
 export type AssetKind = z.infer<typeof assetKindSchema>;
 
 /** How much the company depends on an asset. */
-export const assetCriticalities = ['low', 'medium', 'high', 'critical'] as const;
+export const assetCriticalities = assetCriticalityValues;
 export const assetCriticalitySchema = z.enum(assetCriticalities, {
   message: `The criticality is one of ${assetCriticalities.join(', ')}.`,
 });
 export type AssetCriticality = z.infer<typeof assetCriticalitySchema>;
 
 /** Where a claim "this asset held this address" comes from. */
-export const ipHostSources = ['dhcp', 'endpoint', 'dns', 'flow', 'static', 'manual'] as const;
+export const ipHostSources = ipHostSourceValues;
 export const ipHostSourceSchema = z.enum(ipHostSources, {
   message: `The source is one of ${ipHostSources.join(', ')}.`,
 });
@@ -201,19 +203,7 @@ export const assetImportJsonSchema = assetImportTargetSchema
   .strict();
 
 /** Columns of the CSV import, in this order (name required, the others optional and in any order). */
-export const assetCsvColumns = [
-  'name',
-  'kind',
-  'os_name',
-  'os_version',
-  'ips',
-  'macs',
-  'fqdn',
-  'criticality',
-  'tags',
-  'agent_id',
-  'notes',
-] as const;
+export const assetCsvColumns = assetCsvColumnValues;
 
 export const assetImportAnswerSchema = csvImportAnswerSchema;
 export type AssetImportRejection = CsvImportRejection;
@@ -281,6 +271,85 @@ export const ipHostResolveAnswerSchema = z.object({
   /** The claim the answer rests on. */
   ip_host: ipHostSchema.nullable(),
 });
+
+/** An open alert that names the asset: one of its addresses (then or now), its names, or its agent. */
+export const assetAlertSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  severity: z.string(),
+  status: z.string(),
+  first_seen: z.string(),
+  last_seen: z.string(),
+  incident_id: z.number().int().nullable(),
+  /** What in the alert names the asset: an address, a host name or the agent id. */
+  matched: z.string(),
+});
+
+export const assetIncidentSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  severity: z.string(),
+  status: z.string(),
+  created_at: z.string(),
+});
+
+export const assetEventKinds = ['network', 'endpoint', 'mail'] as const;
+export const assetEventCountSchema = z.object({
+  kind: z.enum(assetEventKinds),
+  /** Events of the kind in the last 7 days. */
+  count: z.number().int(),
+  newest: z.string().nullable(),
+});
+
+/** A version installed on the asset: `first_seen` and `last_seen` are those of the install. */
+export const assetSoftwareSchema = softwareVersionSchema.pick({
+  product_id: true,
+  vendor: true,
+  name: true,
+  version: true,
+  first_seen: true,
+  last_seen: true,
+});
+
+/** One severity's share of the risk: `count` open alerts × `weight` = `points`. */
+export const assetRiskPartSchema = z.object({
+  severity: z.string(),
+  count: z.number().int(),
+  weight: z.number(),
+  points: z.number(),
+});
+
+/** The risk figure: the parts' points summed, times the criticality's factor, rounded. */
+export const assetRiskSchema = z.object({
+  score: z.number().int(),
+  criticality: assetCriticalitySchema,
+  factor: z.number(),
+  /** The sum of the parts' points, before the factor. */
+  alert_points: z.number(),
+  parts: z.array(assetRiskPartSchema),
+});
+export type AssetRisk = z.infer<typeof assetRiskSchema>;
+
+/** A record of the audit log about the asset: who made, changed, merged or split it, and when. */
+export const assetHistoryEntrySchema = z.object({
+  at: z.string(),
+  /** The audit log's action code: `create`, `update`, `merge`… */
+  action: z.string(),
+  /** Who did it; null for the pipeline's own records (discovery). */
+  username: z.string().nullable(),
+});
+
+export const assetActivitySchema = z.object({
+  alerts: z.array(assetAlertSchema),
+  incidents: z.array(assetIncidentSchema),
+  events: z.array(assetEventCountSchema),
+  ip_history: z.array(ipHostSchema),
+  software: z.array(assetSoftwareSchema),
+  risk: assetRiskSchema,
+  /** The newest records of the audit log about the asset. */
+  history: z.array(assetHistoryEntrySchema),
+});
+export type AssetActivity = z.infer<typeof assetActivitySchema>;
 
 /** At most this many addresses and host names in one asset lookup. */
 export const MAX_ASSET_LOOKUP = 100;

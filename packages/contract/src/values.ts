@@ -134,3 +134,25 @@ export const MAX_RULE_IMPORT_BYTES = 20 * 1024 * 1024;
 /** Largest event text and largest file (decoded) a rule test takes. */
 export const MAX_RULE_TEST_EVENT_BYTES = 1024 * 1024;
 export const MAX_RULE_TEST_FILE_BYTES = 10 * 1024 * 1024;
+
+/** What kind of machine an asset is. */
+export const assetKindValues = ['workstation', 'server', 'network_device', 'mobile', 'other'] as const;
+/** How much the company depends on an asset, lowest first. */
+export const assetCriticalityValues = ['low', 'medium', 'high', 'critical'] as const;
+/** Where a claim "this asset held this address" comes from. */
+export const ipHostSourceValues = ['dhcp', 'endpoint', 'dns', 'flow', 'static', 'manual'] as const;
+
+/** Columns of the asset CSV import, in the order an export would write them (only `name` is required). */
+export const assetCsvColumnValues = [
+  'name',
+  'kind',
+  'os_name',
+  'os_version',
+  'ips',
+  'macs',
+  'fqdn',
+  'criticality',
+  'tags',
+  'agent_id',
+  'notes',
+] as const;

@@ -107,6 +107,15 @@ const FilesPage = lazyPage(
   ['investigation', 'endpointActions', 'triage', 'list'],
 );
 
+const AssetsPage = lazyPage(
+  () => import('../features/assets/components/assets-page'),
+  ['assets', 'triage', 'users', 'list'],
+);
+const AssetPage = lazyPage(
+  () => import('../features/assets/components/asset-page'),
+  ['assets', 'triage', 'users', 'list'],
+);
+const IpHostsPage = lazyPage(() => import('../features/assets/components/ip-hosts-page'), ['assets', 'triage', 'list']);
 const EmployeesPage = lazyPage(
   () => import('../features/employees/components/employees-page'),
   ['employees', 'list', 'users'],
@@ -196,8 +205,14 @@ export const routeMap: readonly NavSection[] = [
     id: 'myCompany',
     icon: IconBuildingSkyscraper,
     routes: [
-      { id: 'assets', path: '/my-company/assets', permission: view('assets') },
-      { id: 'assetIpHosts', path: '/my-company/asset-ip-hosts', permission: view('assets/ip_hosts') },
+      { id: 'assets', path: '/my-company/assets', permission: view('assets'), page: AssetsPage },
+      { id: 'assetDetails', path: '/my-company/assets/:id', permission: view('assets'), page: AssetPage },
+      {
+        id: 'assetIpHosts',
+        path: '/my-company/asset-ip-hosts',
+        permission: view('assets/ip_hosts'),
+        page: IpHostsPage,
+      },
       { id: 'employees', path: '/my-company/employees', permission: view('employees'), page: EmployeesPage },
       {
         id: 'employeeDetails',

@@ -36,14 +36,14 @@ function show(route: PageRoute) {
   );
 }
 
-const assets = findRoute('assets')!;
+const savedSearches = findRoute('savedSearches')!;
 
 describe('a link to a section that is not built yet', () => {
   it('says so by name to someone who holds the section’s permission (a SOC lead), not "no access" or "not found"', () => {
-    updateAbility([{ basename: 'assets', actions: ['view', 'add', 'change', 'delete', 'export'] }]);
-    show(assets);
+    updateAbility([{ basename: 'search', actions: ['view', 'add', 'change', 'delete'] }]);
+    show(savedSearches);
     expect(screen.getByTestId('unavailable').textContent).toContain('This section is not available yet');
-    expect(screen.getByTestId('unavailable').textContent).toContain('“My company → Assets”');
+    expect(screen.getByTestId('unavailable').textContent).toContain('“Searches and reports → Saved searches”');
     expect(screen.queryByTestId('no-access')).toBeNull();
     expect(screen.queryByTestId('not-found')).toBeNull();
   });

@@ -21,6 +21,7 @@ export const endpoints = {
     list: listRef<typeof declared.assets.list>('POST', '/api/assets/check/', { basename: 'assets', orderings: ['name', 'last_seen', 'first_seen', 'criticality', 'created_at', 'id'], defaultOrdering: ['name'], filters: { archived: 'boolean', company_id: 'numbers', criticality: 'strings', ip: 'string', kind: 'strings', owner_employee_id: 'numbers', search: 'string', tag: 'strings', unit_id: 'numbers' } }),
     count: ref<typeof declared.assets.count>('POST', '/api/assets/count/'),
     get: ref<typeof declared.assets.get>('GET', '/api/assets/:id/'),
+    activity: ref<typeof declared.assets.activity>('GET', '/api/assets/:id/activity/'),
     create: ref<typeof declared.assets.create>('POST', '/api/assets/'),
     update: ref<typeof declared.assets.update>('PATCH', '/api/assets/:id/'),
     archive: ref<typeof declared.assets.archive>('POST', '/api/assets/:id/archive/'),

@@ -1,4 +1,5 @@
 import {
+  assetActivitySchema,
   assetLookupAnswerSchema,
   assetLookupQuerySchema,
   assetBulkAnswerSchema,
@@ -71,6 +72,19 @@ export const assetEndpoints = {
     access: can('view'),
     params: idParams,
     responses: { 200: assetSchema },
+  }),
+  activity: endpoint({
+    method: 'GET',
+    path: '/api/assets/:id/activity/',
+    summary: 'Open alerts and incidents, recent events, IP history, software and risk of an asset',
+    description:
+      'Open alerts naming one of the asset’s addresses (now, or held then by its IP history), its name, fully ' +
+      'qualified name or agent id, and the open incidents they belong to; counts of the last 7 days’ events ' +
+      'of each kind; its IP history; its software; and its risk figure with the parts it is made of.',
+    tag,
+    access: can('view'),
+    params: idParams,
+    responses: { 200: assetActivitySchema },
   }),
   create: endpoint({
     method: 'POST',

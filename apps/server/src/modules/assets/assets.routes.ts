@@ -36,6 +36,7 @@ export async function registerAssets(app: FastifyInstance, deps: AppDeps): Promi
   );
 
   route(app, api.get, async ({ request, params }) => toAsset(await assets.get(requireActor(request), params.id)));
+  route(app, api.activity, async ({ request, params }) => assets.activity(requireActor(request), params.id));
   route(app, api.create, async ({ request, body }) =>
     toAsset(await assets.create(requireActor(request), auditContextOf(request), body)),
   );

@@ -1,4 +1,5 @@
 import type {
+  AssetActivity,
   AssetLookupAnswer,
   AssetLookupQuery,
   AssetBulk,
@@ -15,6 +16,7 @@ import type { Actor } from '../../http/actor';
 import { notFound, ValidationError } from '../../http/errors';
 import { inScope, type TenantScope } from '../../http/tenancy';
 import { recordAudit, recordChange, type AuditContext, type AuditedKind } from '../audit/audit.service';
+import { assetActivity } from './asset-activity.repository';
 import { readAssetCsv } from './asset-csv';
 import { lookupAssets, type AssetRefRow } from './asset-lookup.repository';
 import {
@@ -70,6 +72,9 @@ function manualClaims(assetId: number, ips: readonly string[], source: 'manual' 
 }
 
 /** Assets of a company: each change in one transaction with its audit record. */
+/** At most this many alerts and incidents on an asset's page. */
+const ACTIVITY_LIMIT = 100;
+
 export class AssetsService {
   constructor(private readonly db: Database) {}
 
@@ -96,6 +101,11 @@ export class AssetsService {
     const asset = await findAsset(this.db, actor.scope, id);
     if (!asset) throw notFound();
     return asset;
+  }
+
+  /** Open alerts and incidents, recent events, IP history, software and risk of an asset. */
+  async activity(actor: Actor, id: number): Promise<AssetActivity> {
+    return assetActivity(this.db, await this.get(actor, id), ACTIVITY_LIMIT);
   }
 
   async exists(scope: TenantScope, id: number): Promise<boolean> {

@@ -169,3 +169,17 @@ export async function reassignIpHosts(
     UPDATE asset_ip_hosts SET asset_id = ${into}
     WHERE asset_id = ${from} AND ip = ANY(${[...ips]}::inet[])`);
 }
+
+/** An asset's IP history, newest first. */
+export async function ipHostsOfAsset(
+  db: Queryable,
+  companyId: number,
+  assetId: number,
+  limit: number,
+): Promise<IpHostRow[]> {
+  const { rows } = await db.query<IpHostRow>(sql`
+    SELECT ${columns} FROM asset_ip_hosts h JOIN assets a ON a.id = h.asset_id
+    WHERE h.company_id = ${companyId}::int8 AND h.asset_id = ${assetId}::int8
+    ORDER BY h.last_seen DESC, h.id DESC LIMIT ${limit}`);
+  return rows;
+}

@@ -15,6 +15,7 @@ type Loader = () => Promise<object>;
 
 const english: Record<Section, Loader> = {
   alerts: () => import('./locales/en/alerts').then((module) => module.alerts),
+  assets: () => import('./locales/en/assets').then((module) => module.assets),
   companies: () => import('./locales/en/companies').then((module) => module.companies),
   dashboard: () => import('./locales/en/dashboard').then((module) => module.dashboard),
   employees: () => import('./locales/en/employees').then((module) => module.employees),
@@ -38,6 +39,7 @@ const english: Record<Section, Loader> = {
 
 const russian: Record<Section, Loader> = {
   alerts: () => import('./locales/ru/alerts').then((module) => module.alerts),
+  assets: () => import('./locales/ru/assets').then((module) => module.assets),
   companies: () => import('./locales/ru/companies').then((module) => module.companies),
   dashboard: () => import('./locales/ru/dashboard').then((module) => module.dashboard),
   employees: () => import('./locales/ru/employees').then((module) => module.employees),

@@ -5,6 +5,7 @@ import { endpointEntries, filterKind, type ListShape } from '@vigil/contract';
 import { describe, expect, it } from 'vitest';
 import { sessionList } from '../../features/account/api/account';
 import { alertList } from '../../features/alerts/api/alerts';
+import { assetList, ipHostList } from '../../features/assets/api/assets';
 import { companyList, unitList } from '../../features/companies/api/companies';
 import { employeeList } from '../../features/employees/api/employees';
 import { incidentList } from '../../features/incidents/api/incidents';
@@ -38,6 +39,8 @@ const pages: { name: string; definition: ListDefinition<Record<string, FilterKin
   { name: 'mail', definition: mailList },
   { name: 'files', definition: fileList, pageFilters: ['sha256'] },
   { name: 'policy indicators', definition: indicatorList },
+  { name: 'assets', definition: assetList },
+  { name: 'asset IP hosts', definition: ipHostList },
   { name: 'matchers', definition: matcherList },
   { name: 'committed actions', definition: committedActionList },
   { name: 'Suricata signatures', definition: ruleLists.suricata },

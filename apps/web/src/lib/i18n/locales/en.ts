@@ -1,4 +1,5 @@
 import { alerts } from './en/alerts';
+import { assets } from './en/assets';
 import { companies } from './en/companies';
 import { core } from './en/core';
 import { dashboard } from './en/dashboard';
@@ -42,6 +43,7 @@ export const en = {
   dashboard,
   graph,
   indicators,
+  assets,
   matchers,
   rules,
   employees,

@@ -1,4 +1,5 @@
 import { alerts } from './ru/alerts';
+import { assets } from './ru/assets';
 import { companies } from './ru/companies';
 import { core } from './ru/core';
 import { dashboard } from './ru/dashboard';
@@ -43,6 +44,7 @@ export const ru: Translation = {
   dashboard,
   graph,
   indicators,
+  assets,
   matchers,
   rules,
   employees,

@@ -79,6 +79,7 @@ export const core = {
     network: 'Network',
     myCompany: 'My company',
     assets: 'Assets',
+    assetDetails: 'Asset',
     assetIpHosts: 'Asset IP hosts',
     employees: 'Employees',
     software: 'Software',

@@ -15,4 +15,17 @@ export const list = {
   matching: '{{count}} matching',
   moreFilters: 'More filters',
   fewerFilters: 'Fewer filters',
+  csvImport: {
+    drop: 'Drop a CSV file here or click to choose one',
+    chosen: 'File: {{name}}',
+    run: 'Import',
+    notCsv: 'Choose a .csv or .txt file.',
+    tooLarge: 'The file is larger than 64 MB.',
+    result: 'Created: {{created}}, updated: {{updated}}, rejected: {{rejected}}.',
+    rejectedTitle: 'Rows not imported',
+    row: 'Row',
+    field: 'Column',
+    reason: 'Reason',
+    more: 'and {{count}} more rows',
+  },
 };

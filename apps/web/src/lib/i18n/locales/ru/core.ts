@@ -82,6 +82,7 @@ export const core: Translation<typeof english> = {
     network: 'Сеть',
     myCompany: 'Моя компания',
     assets: 'Активы',
+    assetDetails: 'Актив',
     assetIpHosts: 'IP-адреса активов',
     employees: 'Сотрудники',
     software: 'Программное обеспечение',

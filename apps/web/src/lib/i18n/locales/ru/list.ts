@@ -15,4 +15,17 @@ export const list = {
   matching: 'Найдено: {{count}}',
   moreFilters: 'Ещё фильтры',
   fewerFilters: 'Меньше фильтров',
+  csvImport: {
+    drop: 'Перетащите сюда CSV-файл или нажмите, чтобы выбрать',
+    chosen: 'Файл: {{name}}',
+    run: 'Импортировать',
+    notCsv: 'Выберите CSV- или текстовый файл.',
+    tooLarge: 'Файл больше 64 МБ.',
+    result: 'Создано: {{created}}, обновлено: {{updated}}, отклонено: {{rejected}}.',
+    rejectedTitle: 'Строки, которые не импортированы',
+    row: 'Строка',
+    field: 'Столбец',
+    reason: 'Причина',
+    more: 'и ещё строк: {{count}}',
+  },
 };
