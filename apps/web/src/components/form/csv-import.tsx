@@ -13,7 +13,7 @@ import { FormError } from './form-error';
 import { FormActions, FormFrame } from './form-frame';
 
 type Rejection = CsvImportAnswer['rejected'][number];
-type Answer = { created: number; updated: number; rejected: readonly Rejection[] };
+export type Answer = { created: number; updated: number; rejected: readonly Rejection[] };
 
 /** The texts of a CSV import dialog, in the interface language. */
 export interface CsvImportTexts<A extends Answer = Answer> {
@@ -33,37 +33,6 @@ export interface CsvImportTexts<A extends Answer = Answer> {
   field: string;
   reason: string;
   more: (count: number) => string;
-}
-
-/**
- * The texts every CSV import shares (list.csvImport), with the import's own title, introduction and
- * "done" notice.
- */
-export function useCsvImportTexts<A extends Answer>(own: {
-  title: string;
-  intro: ReactNode;
-  done: (answer: A) => string;
-}): CsvImportTexts<A> {
-  const { t } = useTranslation();
-  return {
-    ...own,
-    drop: t('list.csvImport.drop'),
-    chosen: (name) => t('list.csvImport.chosen', { name }),
-    notCsv: t('list.csvImport.notCsv'),
-    tooLarge: t('list.csvImport.tooLarge'),
-    run: t('list.csvImport.run'),
-    result: (answer) =>
-      t('list.csvImport.result', {
-        created: answer.created,
-        updated: answer.updated,
-        rejected: answer.rejected.length,
-      }),
-    rejectedTitle: t('list.csvImport.rejectedTitle'),
-    row: t('list.csvImport.row'),
-    field: t('list.csvImport.field'),
-    reason: t('list.csvImport.reason'),
-    more: (count) => t('list.csvImport.more', { count }),
-  };
 }
 
 /**

@@ -4,5 +4,5 @@ export { FormActions, FormFrame } from './form-frame';
 export { useFormValues } from './form-values';
 export { SaveButton } from './save-button';
 export { DropZone } from './drop-zone';
-export { CsvImportModal, useCsvImportTexts } from './csv-import';
+export { CsvImportModal } from './csv-import';
 export type { CsvImportTexts } from './csv-import';

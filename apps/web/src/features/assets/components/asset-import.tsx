@@ -1,5 +1,6 @@
 import { assetCsvColumnValues } from '@vigil/contract/client';
-import { CsvImportModal, useCsvImportTexts } from '../../../components/form';
+import { CsvImportModal } from '../../../components/form';
+import { useCsvImportTexts } from '../../../components/form/csv-import-texts';
 import { useTranslation } from '../../../lib/i18n';
 import { assetKeys, importAssets } from '../api/assets';
 

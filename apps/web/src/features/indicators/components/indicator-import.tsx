@@ -1,4 +1,5 @@
-import { CsvImportModal, useCsvImportTexts } from '../../../components/form';
+import { CsvImportModal } from '../../../components/form';
+import { useCsvImportTexts } from '../../../components/form/csv-import-texts';
 import { useTranslation } from '../../../lib/i18n';
 import { importIndicators, indicatorKeys } from '../api/indicators';
 
