@@ -203,11 +203,7 @@ export default function AssetsPage() {
             ) : (
               noValue
             ),
-            row.sources.length === 0 ? null : (
-              <span title={row.sources.join('\n')}>
-                {[...new Set(row.sources.map((source) => sourceLabel(source, labels)))].join(', ')}
-              </span>
-            ),
+            row.sources.length === 0 ? null : <SourcesLine sources={row.sources} labels={labels} />,
             'vigil-asset-cell-main',
           ),
       },
@@ -338,4 +334,10 @@ export default function AssetsPage() {
       />
     </ListPage>
   );
+}
+
+/** Who reports an asset, named; the title says it whole, then each source as stored. */
+function SourcesLine({ sources, labels }: { sources: readonly string[]; labels: Parameters<typeof sourceLabel>[1] }) {
+  const shown = [...new Set(sources.map((source) => sourceLabel(source, labels)))].join(', ');
+  return <span title={[shown, ...sources].join('\n')}>{shown}</span>;
 }
