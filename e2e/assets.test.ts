@@ -157,8 +157,27 @@ describe('assets', () => {
       await page.getByTestId('asset-networks-submit').click();
       await page.getByTestId('asset-networks').waitFor({ state: 'detached' });
 
-      // Merge the two imported assets into the first.
+      // One change to both imported assets: criticality and a tag.
       const imported = page.getByTestId('asset-row').filter({ hasText: c.importedName });
+      for (const row of await imported.all()) await row.locator('input[type="checkbox"]').check();
+      await page.getByTestId('asset-bulk-change').click();
+      await page.getByTestId('asset-bulk-criticality').click();
+      await page.getByRole('option', { name: language === 'en' ? 'High' : 'Высокая', exact: true }).click();
+      await page.getByTestId('asset-bulk-add-tags').fill('reviewed');
+      await page.getByTestId('asset-bulk-add-tags').press('Enter');
+      await screenshot(page, `asset-bulk-${language}`);
+      await page.getByTestId('asset-bulk-submit').click();
+      await page.getByTestId('asset-bulk-form').waitFor({ state: 'detached' });
+      const changed = await apiInPage<{ results: { criticality: string; tags: string[] }[] }>(
+        page,
+        'POST',
+        '/api/assets/check/',
+        { search: c.importedName },
+      );
+      expect(changed.results.map((a) => a.criticality)).toEqual(['high', 'high']);
+      expect(changed.results.every((a) => a.tags.includes('reviewed'))).toBe(true);
+
+      // Merge the two imported assets into the first.
       for (const row of await imported.all()) await row.locator('input[type="checkbox"]').check();
       await page.getByTestId('asset-bulk-merge').click();
       await page.getByTestId('asset-merge').getByText(c.importedName, { exact: true }).click();

@@ -3,6 +3,7 @@ import type {
   AssetActivity as AssetActivityWire,
   AssetCreate,
   AssetImportAnswer,
+  AssetBulk,
   AssetSplit,
   AssetUpdate,
   CompanyNetworks as CompanyNetworksWire,
@@ -62,6 +63,8 @@ export const createAsset = (data: Camelize<AssetCreate>) =>
   call(endpoints.assets.create, { body: data, shownFields: assetFormFields });
 export const updateAsset = (id: number, data: Camelize<AssetUpdate>) =>
   call(endpoints.assets.update, { params: { id }, body: data, shownFields: assetFormFields });
+/** One change to many assets (criticality, owner, tags, archive), by ids. */
+export const bulkChangeAssets = (body: Camelize<AssetBulk>) => call(endpoints.assets.bulk, { body });
 export const archiveAsset = (id: number) => call(endpoints.assets.archive, { params: { id } });
 export const unarchiveAsset = (id: number) => call(endpoints.assets.unarchive, { params: { id } });
 export const mergeAssets = (into: number, ids: number[]) => call(endpoints.assets.merge, { body: { into, ids } });

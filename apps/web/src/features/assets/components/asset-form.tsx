@@ -194,16 +194,30 @@ export function AssetForm({ asset, onClose }: { asset: Asset | null; onClose: (s
   );
 }
 
-/** The owner, an employee found by name (shown only to those who may see employees). */
-function OwnerSelect({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
+/** The owner, an employee found by name (shown only to those who may see employees); of one company if given. */
+export function OwnerSelect({
+  value,
+  onChange,
+  companyId,
+  error,
+}: {
+  value: number | null;
+  onChange: (id: number | null) => void;
+  companyId?: number;
+  error?: string;
+}) {
   const { t } = useTranslation();
   const allowed = usePermission({ action: 'view', subject: 'employees' });
   const [search, setSearch] = useState('');
   const current = useOwnerNames([value]);
   const { data } = useQuery({
-    queryKey: ['assets', 'owner-search', search],
+    queryKey: ['assets', 'owner-search', companyId ?? null, search],
     queryFn: ({ signal }) =>
-      call(endpoints.employees.list, { query: { pageSize: 20 }, body: search ? { search } : {}, signal }),
+      call(endpoints.employees.list, {
+        query: { pageSize: 20 },
+        body: { ...(search ? { search } : {}), ...(companyId ? { companyId } : {}) },
+        signal,
+      }),
     enabled: allowed,
     staleTime: 30_000,
   });
@@ -223,6 +237,7 @@ function OwnerSelect({ value, onChange }: { value: number | null; onChange: (id:
       onSearchChange={setSearch}
       filter={({ options: all }) => all}
       comboboxProps={{ withinPortal: true }}
+      error={error}
       data-testid="asset-owner"
     />
   );

@@ -1,6 +1,6 @@
 import './assets.css';
 import { Button, Group, Modal, Text } from '@mantine/core';
-import { IconArchive, IconGitMerge, IconNetwork, IconPlus, IconUpload } from '@tabler/icons-react';
+import { IconAdjustments, IconArchive, IconGitMerge, IconNetwork, IconPlus, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Asset as AssetWire } from '@vigil/contract';
 import { assetCriticalityValues, assetKindValues } from '@vigil/contract/client';
@@ -22,10 +22,11 @@ import { usePermission } from '../../../lib/permissions';
 import { useNavigate } from '../../../lib/router';
 import { useSignedInUser } from '../../../lib/session';
 import { useUnits } from '../../users/api/lookups';
-import { archiveAsset, assetKeys, assetList, useOwnerNames, type Asset } from '../api/assets';
+import { assetKeys, bulkChangeAssets, assetList, useOwnerNames, type Asset } from '../api/assets';
 import { AssetForm } from './asset-form';
 import { AssetImportModal } from './asset-import';
 import { AssetTags, companyNames, CriticalityPill, sourceLabel, useAssetLabels } from './asset-cells';
+import { BulkChangeModal } from './bulk-modal';
 import { MergeModal } from './merge-modal';
 import { NetworksModal } from './networks-modal';
 
@@ -52,12 +53,9 @@ export default function AssetsPage() {
   const [merging, setMerging] = useState(false);
   const [archiveAsked, setArchiveAsked] = useState(false);
   const selected = () => model.rows.filter((row) => selection.has(row.id));
+  const [changing, setChanging] = useState(false);
   const bulkArchive = useMutation({
-    mutationFn: async () => {
-      const rows = selected().filter((row) => row.archivedAt === null);
-      for (const row of rows) await archiveAsset(row.id);
-      return rows.length;
-    },
+    mutationFn: async () => (await bulkChangeAssets({ ids: selected().map((row) => row.id), archived: true })).changed,
     onSuccess: async (count) => {
       notify({ type: 'success', message: t('assets.bulkArchived', { count }) });
       setArchiveAsked(false);
@@ -283,6 +281,15 @@ export default function AssetsPage() {
             </Button>
             <Button
               size="compact-sm"
+              variant="default"
+              leftSection={<IconAdjustments size={14} />}
+              onClick={() => setChanging(true)}
+              data-testid="asset-bulk-change"
+            >
+              {t('assets.bulk.button')}
+            </Button>
+            <Button
+              size="compact-sm"
               color="red"
               leftSection={<IconArchive size={14} />}
               onClick={() => setArchiveAsked(true)}
@@ -320,6 +327,13 @@ export default function AssetsPage() {
         onClose={(merged) => {
           setMerging(false);
           if (merged) selection.clear();
+        }}
+      />
+      <BulkChangeModal
+        assets={changing ? chosen : []}
+        onClose={(changed) => {
+          setChanging(false);
+          if (changed) selection.clear();
         }}
       />
       <ConfirmModal

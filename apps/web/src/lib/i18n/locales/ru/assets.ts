@@ -69,6 +69,18 @@ export const assets = {
   unarchived: 'Актив {{name}} возвращён из архива.',
   archiveTitle: 'Перемещение актива в архив',
   archiveConfirm: 'Переместить {{name}} в архив? Обнаружение перестанет его сопоставлять; история сохранится.',
+  bulk: {
+    button: 'Изменить',
+    title: 'Изменение активов: {{count}}',
+    intro: 'Незаполненные поля у каждого актива останутся как есть.',
+    unchanged: 'Без изменений',
+    ownerOneCompany: 'Владельца можно назначить, только если все выбранные активы принадлежат одной компании.',
+    addTags: 'Добавить метки',
+    removeTags: 'Убрать метки',
+    tagsPlaceholder: 'Введите метку и нажмите Enter',
+    apply: 'Применить',
+    done: 'Изменено активов: {{changed}} из {{matched}}.',
+  },
   bulkArchive: 'В архив',
   bulkArchiveTitle: 'Перемещение активов в архив',
   bulkArchiveConfirm:
