@@ -33,6 +33,7 @@ import { registerMail } from './modules/mail/mail.routes';
 import { applyMatchers } from './modules/matchers/apply-matchers';
 import { registerMatchers } from './modules/matchers/matchers.routes';
 import { assetDiscoveryStep } from './modules/assets/asset-discovery';
+import { SightingMemory } from './modules/assets/sighting-memory';
 import { createDetectionPipeline, type DetectionPipeline } from './modules/pipeline/pipeline';
 import { SigmaStage } from './modules/rules/sigma-stage';
 import { SuricataRuleStage } from './modules/rules/suricata-rule-stage';
@@ -60,6 +61,8 @@ declare module 'fastify' {
     pipeline: DetectionPipeline;
     /** This app's in-memory index of live policy indicators. */
     indicatorIndex: IndicatorIndexService;
+    /** What asset discovery in this app last found stored (cleared by changes to assets by hand). */
+    assetSightings: SightingMemory;
   }
 }
 
@@ -77,11 +80,13 @@ export function buildDetectionPipeline(parts: {
   sigma?: SigmaStage;
   /** ASSET_DISCOVERY (on when absent). */
   assetDiscovery?: boolean;
+  /** Discovery's memory of what is stored; a new one when absent. */
+  sightings?: SightingMemory;
 }): DetectionPipeline {
   return createDetectionPipeline({
     db: parts.db,
     // Each stage object holds its own compiled rules and threshold counters, made here once per app.
-    inventorySteps: parts.assetDiscovery === false ? [] : [assetDiscoveryStep],
+    inventorySteps: parts.assetDiscovery === false ? [] : [assetDiscoveryStep(parts.sightings ?? new SightingMemory())],
     detectionStages: [new SuricataRuleStage(), parts.sigma ?? new SigmaStage(), indicatorStage(parts.indicators)],
     raise: (tx, detections) => raiseAlerts(tx, detections, { dedupWindowMinutes: parts.dedupWindowMinutes }),
     software: recordSoftwareOfBatch,
@@ -192,11 +197,13 @@ async function buildServices(app: FastifyInstance, deps: AppDeps): Promise<AppSe
   void sigma
     .prepare(deps.db)
     .catch((error: unknown) => app.log.warn({ err: error }, 'Sigma rules not loaded at start'));
+  const sightings = new SightingMemory();
   const pipeline = buildDetectionPipeline({
     db: deps.db,
     indicators: indicatorIndex,
     dedupWindowMinutes: deps.config.alertDedupWindowMinutes,
     assetDiscovery: deps.config.assetDiscovery,
+    sightings,
     sigma,
     // The live bus is made by the live module (registered later); it is read when a batch has committed.
     publish: (live) =>
@@ -204,5 +211,6 @@ async function buildServices(app: FastifyInstance, deps: AppDeps): Promise<AppSe
   });
   app.decorate('indicatorIndex', indicatorIndex);
   app.decorate('pipeline', pipeline);
+  app.decorate('assetSightings', sightings);
   return { indicatorIndex, pipeline };
 }

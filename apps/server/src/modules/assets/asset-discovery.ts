@@ -11,6 +11,7 @@ import {
   updateDiscovered,
 } from './discovery.repository';
 import { claimsThatChange, upsertIpHosts, type IpHostClaim } from './ip-hosts.repository';
+import type { SightingMemory } from './sighting-memory';
 
 const unique = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => v !== null))];
 
@@ -47,13 +48,14 @@ function keysOf(observations: readonly Observation[]) {
  * lock, reads and plans again, and writes: one insert with its audit records, one update and one
  * upsert of IP claims, whatever the batch's size.
  */
-export const assetDiscoveryStep: InventoryStep = {
+export const assetDiscoveryStep = (memory: SightingMemory): InventoryStep => ({
   name: 'assets',
   async run({ companyId, tx }, events) {
     if (events.length === 0 || events[0]!.kind === 'mail') return;
     const networks = networksOf(needsNetworks(events) ? await readNetworks(tx, companyId) : []);
     const observations = observationsOf(events, networks);
     if (observations.length === 0) return;
+    if (memory.covers(companyId, observations)) return;
     const keys = keysOf(observations);
     const planNow = async () => {
       const pins = await readPins(tx, companyId, keys);
@@ -73,9 +75,13 @@ export const assetDiscoveryStep: InventoryStep = {
     // One that writes takes the company's lock — so two batches never make twins, and a merge or a
     // split is never undone by a plan made before it — and plans again on what is there now.
     let { plan, claims, writes } = await planNow();
-    if (writes === 0) return;
+    if (writes === 0) {
+      memory.remember(companyId, observations);
+      return;
+    }
     await lockCompanyAssets(tx, companyId);
     ({ plan, claims, writes } = await planNow());
+    memory.remember(companyId, observations);
     if (writes === 0) return;
     // Ids come in the order the rows were inserted (one sequence, ascending within the statement).
     const createdIds = await insertDiscovered(tx, companyId, plan.created);
@@ -97,4 +103,4 @@ export const assetDiscoveryStep: InventoryStep = {
       ...plan.claims.filter((c) => !('id' in c.asset)).map((c) => toClaim(c, createdIds)),
     ]);
   },
-};
+});

@@ -16,7 +16,7 @@ const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 /** Assets, their IP history and the company's internal networks, under /api/assets/. */
 export async function registerAssets(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
-  const assets = new AssetsService(db);
+  const assets = new AssetsService(db, app.assetSightings);
   const api = endpoints.assets;
   registerList(app, api, assetList, { db, publicUrl: deps.config.publicUrl });
   registerList(app, api.ipHosts, ipHostList, { db, publicUrl: deps.config.publicUrl });

@@ -18,6 +18,7 @@ import { inScope, type TenantScope } from '../../http/tenancy';
 import { recordAudit, recordChange, type AuditContext, type AuditedKind } from '../audit/audit.service';
 import { assetActivity } from './asset-activity.repository';
 import { readAssetCsv } from './asset-csv';
+import { SightingMemory } from './sighting-memory';
 import { lookupAssets, type AssetRefRow } from './asset-lookup.repository';
 import {
   assetsByName,
@@ -76,7 +77,16 @@ function manualClaims(assetId: number, ips: readonly string[], source: 'manual' 
 const ACTIVITY_LIMIT = 100;
 
 export class AssetsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Discovery's memory of what is stored (the pipeline's); a new one when absent. */
+    private readonly sightings: SightingMemory = new SightingMemory(),
+  ) {}
+
+  /** Discovery's memory of what is stored no longer holds once a person changes the estate. */
+  private forgetSightings(): void {
+    this.sightings.clear();
+  }
 
   private companyOf(actor: Actor, companyId: number | undefined): number {
     const company = companyId ?? actor.companyId;
@@ -113,6 +123,7 @@ export class AssetsService {
   }
 
   async create(actor: Actor, audit: AuditContext, input: AssetCreate): Promise<AssetRow> {
+    this.forgetSightings();
     const companyId = this.companyOf(actor, input.company_id);
     return this.db.transaction(async (tx) => {
       await this.checkUnit(tx, companyId, input.unit_id);
@@ -143,6 +154,7 @@ export class AssetsService {
   }
 
   async update(actor: Actor, audit: AuditContext, id: number, input: AssetUpdate): Promise<AssetRow> {
+    this.forgetSightings();
     return this.db.transaction(async (tx) => {
       const before = await findAsset(tx, actor.scope, id, true);
       if (!before) throw notFound();
@@ -170,6 +182,7 @@ export class AssetsService {
    * per company. An owner must be an employee of every chosen asset's company.
    */
   async bulk(actor: Actor, audit: AuditContext, body: AssetBulk): Promise<AssetBulkAnswer> {
+    this.forgetSightings();
     return this.db.transaction(async (tx) => {
       const targets = await chosenAssets(tx, actor.scope, body);
       if (targets.length === 0) return { matched: 0, changed: 0 };
@@ -209,6 +222,7 @@ export class AssetsService {
   }
 
   async setArchived(actor: Actor, audit: AuditContext, id: number, archived: boolean): Promise<AssetRow> {
+    this.forgetSightings();
     return this.db.transaction(async (tx) => {
       const before = await findAsset(tx, actor.scope, id, true);
       if (!before) throw notFound();
@@ -222,6 +236,7 @@ export class AssetsService {
 
   /** Moves the assets of `ids` into `into`: addresses, sources, tags, IP history and pins; deletes them. */
   async merge(actor: Actor, audit: AuditContext, input: AssetMerge): Promise<AssetRow> {
+    this.forgetSightings();
     const others = [...new Set(input.ids)].filter((id) => id !== input.into);
     if (others.length === 0)
       throw ValidationError.field('ids', 'Name at least one asset other than the one merged into.');
@@ -279,6 +294,7 @@ export class AssetsService {
     id: number,
     input: AssetSplit,
   ): Promise<{ from: AssetRow; created: AssetRow }> {
+    this.forgetSightings();
     const ips = union(input.ips ?? []);
     const macs = union(input.macs ?? []);
     const sources = union(input.sources ?? []);
@@ -343,6 +359,7 @@ export class AssetsService {
     text: string,
     target: { company_id?: number },
   ): Promise<AssetImportAnswer> {
+    this.forgetSightings();
     const companyId = this.companyOf(actor, target.company_id);
     const { rows, rejected } = readAssetCsv(text);
     if (rows.length === 0) return { created: 0, updated: 0, rejected };

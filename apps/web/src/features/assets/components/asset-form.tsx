@@ -200,11 +200,13 @@ export function OwnerSelect({
   onChange,
   companyId,
   error,
+  placeholder,
 }: {
   value: number | null;
   onChange: (id: number | null) => void;
   companyId?: number;
   error?: string;
+  placeholder?: string;
 }) {
   const { t } = useTranslation();
   const allowed = usePermission({ action: 'view', subject: 'employees' });
@@ -238,6 +240,7 @@ export function OwnerSelect({
       filter={({ options: all }) => all}
       comboboxProps={{ withinPortal: true }}
       error={error}
+      placeholder={placeholder}
       data-testid="asset-owner"
     />
   );

@@ -87,6 +87,7 @@ function BulkForm({ assets, onClose }: { assets: readonly Asset[]; onClose: (cha
             onChange={setOwner}
             companyId={companies[0]}
             error={fieldError(error, 'ownerEmployeeId')}
+            placeholder={t('assets.bulk.unchanged')}
           />
         ) : (
           <Text size="xs" c="dimmed">
