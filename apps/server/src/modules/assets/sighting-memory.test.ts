@@ -29,6 +29,19 @@ describe('SightingMemory', () => {
     expect(memory.covers(1, [seen('2026-11-20T09:59:00.000Z', '2026-11-20T10:01:00.000Z')])).toBe(false);
     expect(memory.covers(1, [seen(at.first, at.last, { mac: '00:50:56:00:00:01' })])).toBe(false);
     expect(memory.covers(2, [at])).toBe(false);
+    // An address seen again a minute later is covered; a lease that now runs a day longer is not.
+    const ip = (until: string) => ({ ip: '10.0.0.5', source: 'dhcp' as const, until });
+    memory.remember(1, [seen(at.first, at.last, { ip: ip('2026-11-21T10:00:00.000Z') })]);
+    expect(
+      memory.covers(1, [
+        seen('2026-11-20T10:01:00.000Z', '2026-11-20T10:01:00.000Z', { ip: ip('2026-11-21T10:01:00.000Z') }),
+      ]),
+    ).toBe(true);
+    expect(
+      memory.covers(1, [
+        seen('2026-11-20T10:01:00.000Z', '2026-11-20T10:01:00.000Z', { ip: ip('2026-11-22T10:01:00.000Z') }),
+      ]),
+    ).toBe(false);
     // A batch is covered only when all of it is.
     expect(memory.covers(1, [at, seen(at.first, at.last, { name: 'WS-02', nameKey: 'ws-02' })])).toBe(false);
     memory.clear();
