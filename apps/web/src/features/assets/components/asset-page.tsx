@@ -16,15 +16,7 @@ import { usePermission } from '../../../lib/permissions';
 import { Link, useNavigate, useParams } from '../../../lib/router';
 import { useSignedInUser } from '../../../lib/session';
 import { useUnits } from '../../users/api/lookups';
-import {
-  archiveAsset,
-  assetKeys,
-  fetchAsset,
-  fetchAssetActivity,
-  unarchiveAsset,
-  useOwnerNames,
-  type Asset,
-} from '../api/assets';
+import { archiveAsset, assetKeys, fetchAsset, fetchAssetActivity, unarchiveAsset, type Asset } from '../api/assets';
 import { AssetTags, CriticalityPill, sourceText, useAssetLabels } from './asset-cells';
 import { AssetForm } from './asset-form';
 import { RiskFigure } from './asset-risk';
@@ -208,7 +200,6 @@ function AssetFacts({ asset }: { asset: Asset }) {
   const me = useSignedInUser();
   const labels = useAssetLabels();
   const units = useUnits();
-  const owners = useOwnerNames([asset.ownerEmployeeId]);
   const none = <span className="vigil-cell-dimmed">—</span>;
   const facts: [string, React.ReactNode][] = [
     [t('assets.fields.fqdn'), asset.fqdn ? <span className="vigil-cell-mono">{asset.fqdn}</span> : none],
@@ -220,9 +211,7 @@ function AssetFacts({ asset }: { asset: Asset }) {
     [t('assets.fields.os'), asset.osName ? `${asset.osName} ${asset.osVersion}`.trim() : none],
     [
       t('assets.fields.owner'),
-      asset.ownerEmployeeId === null
-        ? t('assets.page.noOwner')
-        : (owners.get(asset.ownerEmployeeId) ?? `#${asset.ownerEmployeeId}`),
+      asset.ownerEmployeeId === null ? t('assets.page.noOwner') : (asset.ownerName ?? `#${asset.ownerEmployeeId}`),
     ],
     [
       t('assets.fields.unit'),

@@ -22,7 +22,7 @@ import { usePermission } from '../../../lib/permissions';
 import { useNavigate } from '../../../lib/router';
 import { useSignedInUser } from '../../../lib/session';
 import { useUnits } from '../../users/api/lookups';
-import { assetKeys, bulkChangeAssets, assetList, useOwnerNames, type Asset } from '../api/assets';
+import { assetKeys, bulkChangeAssets, assetList, type Asset } from '../api/assets';
 import { AssetForm } from './asset-form';
 import { AssetImportModal } from './asset-import';
 import { AssetTags, companyNames, CriticalityPill, sourceLabel, useAssetLabels } from './asset-cells';
@@ -46,7 +46,6 @@ export default function AssetsPage() {
   const mayChange = usePermission({ action: 'change', subject: 'assets' });
   const model = usePagedListPage<AssetWire, Filters>(assetList, { selectable: mayChange });
   const { list, selection } = model;
-  const owners = useOwnerNames(model.rows.map((row) => row.ownerEmployeeId));
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
   const [networks, setNetworks] = useState(false);
@@ -170,7 +169,7 @@ export default function AssetsPage() {
           row.ownerEmployeeId === null ? (
             noValue
           ) : (
-            <span className="vigil-asset-ellipsis">{owners.get(row.ownerEmployeeId) ?? `#${row.ownerEmployeeId}`}</span>
+            <span className="vigil-asset-ellipsis">{row.ownerName ?? `#${row.ownerEmployeeId}`}</span>
           ),
       },
       {
@@ -206,7 +205,7 @@ export default function AssetsPage() {
           ),
       },
     ] satisfies (Column<Asset> | null | false)[]);
-  }, [t, me.companies, labels, owners]);
+  }, [t, me.companies, labels]);
   const rowLabel = useCallback((row: Asset) => t('assets.select', { name: row.name }), [t]);
   const filtered = Object.keys(list.filters).length > 0;
   const chosen = selected();
