@@ -35,6 +35,7 @@ import { Client } from './lib/http';
 import { batchBody, endpointLine, eveLine } from './lib/ingest-lines';
 import { createCustomers, type SeededCompany } from './lib/seed';
 import { ingestToken, pool, signIn, startServerProcess, type ServerProcess } from './lib/server-process';
+import { startSqlFloor, type SqlFloor } from './lib/sql-floor';
 import { bounded, formatMs, grid, summarize, time, type Summary } from './lib/stats';
 
 const env = process.env;
@@ -173,6 +174,8 @@ interface CaseFigures {
   name: string;
   api: Summary;
   raw: Summary;
+  /** The same statements through the bare SQL floor server (server database only). */
+  floor: Summary | null;
   statements: number;
   target: number;
 }
@@ -192,6 +195,7 @@ async function lists(): Promise<{ rows: CaseFigures[]; label: string }> {
     JOBS_POLL_MS: '0',
   });
   let server: ServerProcess | null = null;
+  let floor: SqlFloor | null = null;
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   try {
     progress(`database: ${target.label}`);
@@ -231,6 +235,7 @@ async function lists(): Promise<{ rows: CaseFigures[]; label: string }> {
         VIGIL_ADMIN_PASSWORD: adminPassword,
       });
       progress(`server process on ${server.url}`);
+      floor = await startSqlFloor(target.url);
       timed = {
         tenant: await Client.signIn(server.url, 'bench-tenant', tenantPassword),
         admin: await Client.signIn(server.url, 'bench-admin', adminPassword),
@@ -352,11 +357,26 @@ async function lists(): Promise<{ rows: CaseFigures[]; label: string }> {
         });
       await bounded(WARMUP, CASE_SECONDS, rawOnce);
       const raw = await bounded(REQUESTS, CASE_SECONDS, rawOnce);
-      rows.push({ name: c.name, api: summarize(api), raw: summarize(raw), statements: own.length, target: c.target });
+      let floorSamples: number[] | null = null;
+      if (floor) {
+        const sqlFloor = floor;
+        progress(`${c.name}: the same statements through the bare SQL floor server`);
+        await bounded(WARMUP, CASE_SECONDS, () => sqlFloor.time(...own));
+        floorSamples = await bounded(REQUESTS, CASE_SECONDS, () => sqlFloor.time(...own));
+      }
+      rows.push({
+        name: c.name,
+        api: summarize(api),
+        raw: summarize(raw),
+        floor: floorSamples ? summarize(floorSamples) : null,
+        statements: own.length,
+        target: c.target,
+      });
     }
     return { rows, label: target.label };
   } finally {
     await server?.stop();
+    await floor?.stop();
     await app?.close();
     await target.dispose();
   }
@@ -481,7 +501,20 @@ async function main(): Promise<void> {
     );
     out.push(
       grid(
-        ['case', 'n', 'API p50', 'API p95', 'raw p50', 'raw p95', 'p95 ratio', 'stmts', 'target', 'met'],
+        [
+          'case',
+          'n',
+          'API p50',
+          'API p95',
+          'raw p50',
+          'raw p95',
+          'p95 ratio',
+          'floor p95',
+          'floor ratio',
+          'stmts',
+          'target',
+          'met',
+        ],
         rows.map((r) => {
           const ratio = r.api.p95 / r.raw.p95;
           const met = r.api.p95 < r.target && (r.target === TARGET_RESOLVE_P95 || ratio < TARGET_RATIO);
@@ -494,12 +527,17 @@ async function main(): Promise<void> {
             formatMs(r.raw.p50),
             formatMs(r.raw.p95),
             `${ratio.toFixed(2)}x`,
+            r.floor ? formatMs(r.floor.p95) : '-',
+            r.floor ? `${(r.floor.p95 / r.raw.p95).toFixed(2)}x` : '-',
             String(r.statements),
             r.target === TARGET_RESOLVE_P95 ? `p95 < ${r.target} ms` : `p95 < ${r.target} ms, < ${TARGET_RATIO}x`,
             met ? 'yes' : 'NO',
           ];
         }),
       ),
+    );
+    out.push(
+      'floor: the same statements (at once, as the engine sends them) through a bare node:http server with a pg pool and nothing else, timed by the same client (bench/lib/sql-floor.ts); floor ratio = floor p95 / raw p95',
     );
   }
   if (env.BENCH_SKIP_INGEST !== '1') {

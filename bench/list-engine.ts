@@ -25,11 +25,14 @@ import {
 } from './lib/engine-sql';
 import { Client } from './lib/http';
 import { startServerProcess, type ServerProcess } from './lib/server-process';
+import { startSqlFloor, type SqlFloor } from './lib/sql-floor';
 import { readOptions, type BenchOptions } from './lib/options';
 import { createCustomers, createTenantUser, seedSystemLogs } from './lib/seed';
 import { bounded, formatMs, grid, interruption, summarize, table, time, type Row, type Summary } from './lib/stats';
 
 const PAGE_SIZE = 50;
+/** Rows timing the same SQL through the bare Node HTTP server (lib/sql-floor.ts), server database only. */
+const FLOOR = '(floor) bare node:http + pg,';
 const CHECK = '/api/system_logs/check/';
 const COUNT = '/api/system_logs/count/';
 /** Targets for case (a), the filtered and sorted first page seen by a tenant user. */
@@ -211,6 +214,7 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
   const recorder = recordingDatabase(db);
   let app: FastifyInstance | null = null;
   let server: ServerProcess | null = null;
+  let floor: SqlFloor | null = null;
   try {
     app = await buildApp({ db: recorder.db, config, version: 'bench', logger: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -232,6 +236,7 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
         VIGIL_ADMIN_PASSWORD: adminPassword,
       });
       progress(`server process listening on ${server.url}`);
+      floor = await startSqlFloor(target.url);
       timedAdmin = await Client.signIn(server.url, adminUsername, adminPassword);
       timedTenant = await Client.signIn(server.url, tenantUsername, tenantPassword);
     }
@@ -324,6 +329,14 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
         bench.raw(null, keysetPageQuery(tenantScope, noFilters, walked[i] as [string, string], PAGE_SIZE), raw),
       );
       bench.record(walkCase, apiSamples, raw, true);
+      if (floor) {
+        const sqlFloor = floor;
+        progress(`${walkCase}: the same pages through the bare SQL floor server`);
+        const floorSamples = await bounded(walked.length, options.caseSeconds, (i) =>
+          sqlFloor.time(keysetPageQuery(tenantScope, noFilters, walked[i] as [string, string], PAGE_SIZE)),
+        );
+        bench.record(`${FLOOR} the walk's statements`, floorSamples, raw, true);
+      }
     }
 
     // (b2, b3) The same deep page by cursor (keyset) and by number (OFFSET).
@@ -357,6 +370,10 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
         null,
         keysetSql,
       );
+      if (floor) {
+        const sqlFloor = floor;
+        await bench.series(`${FLOOR} page ${deep} by cursor`, () => sqlFloor.time(keysetSql), null, keysetSql);
+      }
       await bench.series(
         `(b) page ${deep} by number (OFFSET)`,
         async () => (await timedTenant.post<ListBody>(checkUrl(deep), noFilters)).ms,
@@ -407,6 +424,7 @@ async function run(options: BenchOptions, target: BenchDatabase): Promise<number
   } finally {
     if (app) await app.close();
     if (server) await server.stop();
+    if (floor) await floor.stop();
   }
 }
 
@@ -467,6 +485,11 @@ function report(
     `method   : ${options.warmup} warm-up then up to ${options.requests} sequential requests per case (${options.caseSeconds} s cap); ` +
       "API = HTTP round trip incl. JSON; raw = the engine's statements sent straight to the database (count + page for list cases)",
   );
+  if (target.url) {
+    out.push(
+      `floor    : ${FLOOR} rows = the same statements sent through a bare node:http server with a pg pool and nothing else, timed by the same client (bench/lib/sql-floor.ts)`,
+    );
+  }
   if (options.setupSql) out.push(`setup    : BENCH_SETUP_SQL = ${options.setupSql.replace(/\s+/g, ' ')}`);
   if (facts.deepNote) out.push(`note     : ${facts.deepNote}`);
   out.push('');
