@@ -8,8 +8,23 @@ const IP_HOSTS = '/my-company/asset-ip-hosts';
 
 /** Each language makes its own asset, at its own address, where a sensor has already seen an attack. */
 const cases = {
-  en: { name: 'FIN-WS-014', ip: '10.20.30.40', archived: 'is archived', importedName: 'LAB-SRV-EN' },
-  ru: { name: 'БУХ-АРМ-07', ip: '10.20.30.41', archived: 'перемещён в архив', importedName: 'LAB-SRV-RU' },
+  en: {
+    name: 'FIN-WS-014',
+    ip: '10.20.30.40',
+    archived: 'is archived',
+    importedName: 'LAB-SRV-EN',
+    badMac: 'A MAC address is six hex pairs',
+    badKind: 'The kind is one of',
+  },
+  // The server writes English; the Russian console says a field's problem in its own words.
+  ru: {
+    name: 'БУХ-АРМ-07',
+    ip: '10.20.30.41',
+    archived: 'перемещён в архив',
+    importedName: 'LAB-SRV-RU',
+    badMac: 'MAC-адрес — шесть пар шестнадцатеричных цифр',
+    badKind: 'Выберите один из типов.',
+  },
 } as const;
 
 /** A Suricata EVE alert record from an internal address. */
@@ -92,7 +107,7 @@ describe('assets', () => {
       await page.waitForFunction(
         () => document.querySelector('[data-testid="asset-macs"]')?.getAttribute('aria-invalid') === 'true',
       );
-      expect(await page.getByTestId('asset-form').textContent()).toContain('A MAC address is six hex pairs');
+      expect(await page.getByTestId('asset-form').textContent()).toContain(c.badMac);
       await screenshot(page, `asset-field-error-${language}`);
       await page.getByTestId('asset-macs').press('Backspace');
       await page.getByTestId('asset-macs').fill('00:1a:2b:3c:4d:5e');
@@ -135,6 +150,7 @@ describe('assets', () => {
       await rejection.first().waitFor();
       expect(await rejection.count()).toBe(1);
       expect(await rejection.first().textContent()).toContain('3');
+      expect(await rejection.first().textContent()).toContain(c.badKind);
       expect(await page.getByTestId('asset-import-report').textContent()).toMatch(/2.*0.*1/);
       await screenshot(page, `asset-import-${language}`);
       await page.keyboard.press('Escape');

@@ -17,6 +17,8 @@ const words = {
     applied: 'Applied',
     chooseUser: 'Choose a user.',
     log: 'Actions taken',
+    badValue: 'not-an-address is not an IPv4 or IPv6 address.',
+    badImportValue: '999.1.1.1 is not an IPv4 or IPv6 address.',
   },
   ru: {
     indicators: 'Индикаторы политик',
@@ -27,6 +29,9 @@ const words = {
     applied: 'Выполнено',
     chooseUser: 'Выберите пользователя.',
     log: 'Журнал действий',
+    // The server writes English; the Russian console says it in its own words.
+    badValue: 'Значение не подходит к типу',
+    badImportValue: 'Значение не подходит к типу',
   },
 } as const;
 
@@ -154,7 +159,8 @@ describe('policy indicators and committed actions', () => {
         value,
       );
 
-      // Edit it with a value that is not an IP address: the server's reason stands beside the field.
+      // Edit it with a value that is not an IP address: the server's reason (English) or the console's
+      // own words (Russian) stand beside the field.
       await rows('indicators-table', 'indicator-row').filter({ hasText: value }).first().click();
       await page.getByTestId('indicator-value').fill('not-an-address');
       await page.getByTestId('indicator-form-submit').click();
@@ -171,7 +177,7 @@ describe('policy indicators and committed actions', () => {
             .join(' '),
         describedBy,
       );
-      expect(errorText).toContain('not-an-address is not an IPv4 or IPv6 address.');
+      expect(errorText).toContain(w.badValue);
       await screenshot(page, `indicator-field-error-1280-${language}`);
       // A good value saves.
       await valueField.fill(value.replace(/\d+$/, language === 'en' ? '98' : '99'));
@@ -196,7 +202,13 @@ describe('policy indicators and committed actions', () => {
       expect(await rejection.count()).toBe(1);
       const rejected = await rejection.first().textContent();
       expect(rejected).toContain('3');
-      expect(rejected).toContain('999.1.1.1 is not an IPv4 or IPv6 address.');
+      expect(rejected).toContain(w.badImportValue);
+      // The server's own sentence stays at hand as the reason's tooltip in Russian.
+      if (language === 'ru') {
+        expect(await rejection.first().locator('td').last().getAttribute('title')).toContain(
+          '999.1.1.1 is not an IPv4 or IPv6 address.',
+        );
+      }
       expect(await page.getByTestId('indicator-import-report').textContent()).toMatch(/2.*0.*1/);
       await screenshot(page, `indicator-import-1280-${language}`);
       await page.keyboard.press('Escape');

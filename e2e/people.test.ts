@@ -11,6 +11,7 @@ const words = {
   en: {
     employees: 'Employees',
     emailError: 'Each address must be a valid e-mail address',
+    importEmailError: 'is not an e-mail address.',
     created: 'is added',
     archived: 'Archived',
     software: 'Software',
@@ -18,6 +19,7 @@ const words = {
   ru: {
     employees: 'Сотрудники',
     emailError: 'Каждый адрес должен быть корректным адресом электронной почты',
+    importEmailError: 'Каждый адрес должен быть корректным адресом электронной почты',
     created: 'добавлен',
     archived: 'В архиве',
     software: 'Программное обеспечение',
@@ -176,6 +178,13 @@ describe('employees and software', () => {
       expect(listed).toContain('Anna Smirnova');
       expect(listed).toContain('Boris Volkov');
       await screenshot(page, `employees-list-1280-${language}`);
+      // How many assets each one owns, linked to the assets list filtered by that owner.
+      const owned = page
+        .getByTestId('employee-row')
+        .filter({ hasText: 'Anna Smirnova' })
+        .getByTestId('employee-asset-count');
+      expect(await owned.textContent()).toBe('1');
+      expect(await owned.getAttribute('href')).toBe(`/my-company/assets?owner_employee_id=${annaId}`);
 
       // A new employee with a bad address: the server's refusal stands beside the field.
       const name = language === 'en' ? 'Olga Petrova' : 'Ольга Петрова';
@@ -214,6 +223,7 @@ describe('employees and software', () => {
       await rejection.first().waitFor();
       expect(await rejection.count()).toBe(1);
       expect(await rejection.first().textContent()).toContain('3');
+      expect(await rejection.first().textContent()).toContain(w.importEmailError);
       expect(await page.getByTestId('employee-import-report').textContent()).toMatch(/2.*0.*1/);
       await screenshot(page, `employee-import-1280-${language}`);
       await page.keyboard.press('Escape');
@@ -283,6 +293,26 @@ describe('employees and software', () => {
       await page.setViewportSize({ width: 1920, height: 1080 });
       await goInApp(page, `${EMPLOYEES}/${annaId}`, '[data-testid="employee-sign-in"]');
       await screenshot(page, `employee-page-1920-${language}`);
+
+      // From the employees list, the count of Anna's assets opens the assets list filtered by her as owner.
+      await goInApp(page, EMPLOYEES, '[data-testid="employee-asset-count"]');
+      await page
+        .getByTestId('employee-row')
+        .filter({ hasText: 'Anna Smirnova' })
+        .getByTestId('employee-asset-count')
+        .click();
+      await page
+        .locator('[data-testid="assets-table"][data-loading="false"] [data-testid="asset-row"]')
+        .first()
+        .waitFor();
+      expect(await page.getByTestId('asset-row').count()).toBe(1);
+      expect(await page.getByTestId('asset-row').textContent()).toContain('LT-ASMIRNOVA');
+      await page.waitForFunction(
+        () =>
+          (document.querySelector('[data-testid="filter-owner"]') as HTMLInputElement | null)?.value ===
+          'Anna Smirnova',
+      );
+      await screenshot(page, `assets-by-owner-1920-${language}`);
     });
   }
 });

@@ -95,6 +95,24 @@ describe('asset owners', () => {
     expect(owned.body.results.map((a) => a.name)).toEqual(['ws-ada']);
   });
 
+  it('counts the assets each employee owns, leaving archived ones out', async () => {
+    const grace = employees['Grace Hopper']!;
+    const count = async () => {
+      const page = await alice.post<ListAnswer<{ id: number; asset_count: number }>>('/api/employees/check/', {
+        id: grace,
+      });
+      const one = await alice.get<{ asset_count: number }>(`/api/employees/${grace}/`);
+      expect(one.body.asset_count).toBe(page.body.results[0]?.asset_count);
+      return one.body.asset_count;
+    };
+    const before = await count();
+    const first = await create(alice, { name: 'grace-1', owner_employee_id: grace });
+    await create(alice, { name: 'grace-2', owner_employee_id: grace });
+    expect(await count()).toBe(before + 2);
+    expect((await alice.post(`/api/assets/${first.id}/archive/`, {})).status).toBe(200);
+    expect(await count()).toBe(before + 1);
+  });
+
   it('leaves an asset without owner when its employee is deleted', async () => {
     const temp = await alice.post<{ id: number }>('/api/employees/', { full_name: 'Temp Contractor' });
     const desk = await create(alice, { name: 'ws-temp', owner_employee_id: temp.body.id });

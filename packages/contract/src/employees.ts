@@ -45,6 +45,8 @@ export const employeeSchema = z.object({
   unit_name: z.string().nullable(),
   /** The Active Directory distinguished name an import gave (Manager DNs resolve by it). */
   distinguished_name: z.string().nullable(),
+  /** The assets (not archived) this employee owns. */
+  asset_count: z.number().int(),
   archived: z.boolean(),
   archived_at: z.string().nullable(),
   created_at: z.string(),

@@ -20,6 +20,7 @@ export interface EmployeeRow {
   unit_id: number | null;
   unit_name: string | null;
   distinguished_name: string | null;
+  asset_count: number;
   archived_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -31,6 +32,7 @@ export const toEmployee = (row: EmployeeRow): Employee => ({
   company_id: Number(row.company_id),
   manager_id: row.manager_id === null ? null : Number(row.manager_id),
   unit_id: row.unit_id === null ? null : Number(row.unit_id),
+  asset_count: Number(row.asset_count),
   archived: row.archived_at !== null,
   archived_at: row.archived_at === null ? null : row.archived_at.toISOString(),
   created_at: row.created_at.toISOString(),
@@ -42,6 +44,7 @@ const from = sql`employees e
   LEFT JOIN units n ON n.id = e.unit_id`;
 const columns = sql`e.id, e.company_id, e.full_name, e.emails, e.accounts, e.department, e.title,
   e.manager_id, m.full_name AS manager_name, e.phone, e.unit_id, n.name AS unit_name, e.distinguished_name,
+  (SELECT count(*) FROM assets a WHERE a.owner_employee_id = e.id AND a.archived_at IS NULL)::int4 AS asset_count,
   e.archived_at, e.created_at, e.updated_at`;
 const list = <T>(value: T | T[]) => (Array.isArray(value) ? value : [value]);
 

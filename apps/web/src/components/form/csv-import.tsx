@@ -33,6 +33,11 @@ export interface CsvImportTexts<A extends Answer = Answer> {
   field: string;
   reason: string;
   more: (count: number) => string;
+  /**
+   * A refused row's reason in the interface language, when the console has words for it (the
+   * server's reason is English and stays as the cell's tooltip); undefined keeps the server's.
+   */
+  reasonOf?: (rejection: { field: string; reason: string }) => string | undefined;
 }
 
 /**
@@ -164,13 +169,18 @@ function ImportReport<A extends Answer>({
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {shown.map((rejection, index) => (
-                  <Table.Tr key={`${rejection.row}-${index}`} data-testid={`${testId}-rejection`}>
-                    <Table.Td className="vigil-cell-mono">{rejection.row}</Table.Td>
-                    <Table.Td className="vigil-cell-mono">{rejection.field}</Table.Td>
-                    <Table.Td>{rejection.reason}</Table.Td>
-                  </Table.Tr>
-                ))}
+                {shown.map((rejection, index) => {
+                  const own = texts.reasonOf?.(rejection);
+                  return (
+                    <Table.Tr key={`${rejection.row}-${index}`} data-testid={`${testId}-rejection`}>
+                      <Table.Td className="vigil-cell-mono">{rejection.row}</Table.Td>
+                      <Table.Td className="vigil-cell-mono">{rejection.field}</Table.Td>
+                      <Table.Td title={own === undefined ? undefined : rejection.reason}>
+                        {own ?? rejection.reason}
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
               </Table.Tbody>
             </Table>
           </div>

@@ -14,6 +14,15 @@ export function fieldError(error: unknown, field: string): string | undefined {
 }
 
 /**
+ * A field's problem as a form shows it: the server's sentence in English (it is written in English and
+ * names the value at fault), the console's own words for the field (`own`) in any other language.
+ */
+export function fieldProblem(error: unknown, field: string, language: string, own: () => string): string | undefined {
+  const problem = fieldError(error, field);
+  return problem === undefined || language === 'en' ? problem : own();
+}
+
+/**
  * What a refused form submission says about the form as a whole: `non_field_errors`, the server's
  * own sentence, or a generic text. Field problems are shown beside their fields, and any field the
  * form does not show (listed in `shownFields`) is added here so nothing is lost. A failure the HTTP

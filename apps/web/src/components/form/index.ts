@@ -1,4 +1,4 @@
-export { FormError, fieldError } from './form-error';
+export { FormError, fieldError, fieldProblem } from './form-error';
 export { CompanySelect } from './company-select';
 export { FormActions, FormFrame } from './form-frame';
 export { useFormValues } from './form-values';

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AssetCriticality, AssetKind } from '@vigil/contract';
 import { assetCriticalityValues, assetKindValues, endpoints } from '@vigil/contract/client';
 import { useState } from 'react';
-import { CompanySelect, FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
+import { CompanySelect, FormActions, FormError, FormFrame, fieldProblem } from '../../../components/form';
 import { call } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
 import { notify } from '../../../lib/notifications';
@@ -15,7 +15,7 @@ import { assetFormFields, assetKeys, createAsset, updateAsset, useOwnerNames, ty
 
 /** An asset's fields, by hand; a new one also names its company when the user sees several. */
 export function AssetForm({ asset, onClose }: { asset: Asset | null; onClose: (saved?: Asset) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const me = useSignedInUser();
   const queryClient = useQueryClient();
   const units = useUnits();
@@ -49,7 +49,8 @@ export function AssetForm({ asset, onClose }: { asset: Asset | null; onClose: (s
       onClose(answer);
     },
   });
-  const error = (field: (typeof assetFormFields)[number]) => fieldError(save.error, field);
+  const error = (field: (typeof assetFormFields)[number]) =>
+    fieldProblem(save.error, field, i18n.language, () => t(`assets.errors.${field}`));
 
   return (
     <FormFrame onSubmit={() => save.mutate()} testId="asset-form">
@@ -201,12 +202,16 @@ export function OwnerSelect({
   companyId,
   error,
   placeholder,
+  className,
+  testId = 'asset-owner',
 }: {
   value: number | null;
   onChange: (id: number | null) => void;
   companyId?: number;
   error?: string;
   placeholder?: string;
+  className?: string;
+  testId?: string;
 }) {
   const { t } = useTranslation();
   const allowed = usePermission({ action: 'view', subject: 'employees' });
@@ -241,7 +246,8 @@ export function OwnerSelect({
       comboboxProps={{ withinPortal: true }}
       error={error}
       placeholder={placeholder}
-      data-testid="asset-owner"
+      className={className}
+      data-testid={testId}
     />
   );
 }

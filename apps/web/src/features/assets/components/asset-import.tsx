@@ -11,6 +11,14 @@ export function AssetImportModal({ opened, onClose }: { opened: boolean; onClose
     title: t('assets.import.title'),
     intro: t('assets.import.intro', { columns: assetCsvColumnValues.join(', '), required: assetCsvColumnValues[0] }),
     done: ({ created, updated }) => t('assets.import.done', { created, updated }),
+    reasons: {
+      name: t('assets.errors.name'),
+      kind: t('assets.errors.kind'),
+      criticality: t('assets.errors.criticality'),
+      macs: t('assets.errors.macs'),
+      ips: t('assets.errors.ips'),
+      tags: t('assets.errors.tags'),
+    },
   });
   return (
     <CsvImportModal

@@ -23,7 +23,7 @@ import { useNavigate } from '../../../lib/router';
 import { useSignedInUser } from '../../../lib/session';
 import { useUnits } from '../../users/api/lookups';
 import { assetKeys, bulkChangeAssets, assetList, type Asset } from '../api/assets';
-import { AssetForm } from './asset-form';
+import { AssetForm, OwnerSelect } from './asset-form';
 import { AssetImportModal } from './asset-import';
 import { AssetTags, companyNames, CriticalityPill, sourceLabel, useAssetLabels } from './asset-cells';
 import { BulkChangeModal } from './bulk-modal';
@@ -102,6 +102,19 @@ export default function AssetsPage() {
       testId: 'filter-ip',
     },
     { kind: 'tags', name: 'tag', label: t('assets.fields.tags'), testId: 'filter-tag' },
+    {
+      kind: 'custom',
+      name: 'ownerEmployeeId',
+      render: () => (
+        <OwnerSelect
+          value={list.filters.ownerEmployeeId?.[0] ?? null}
+          onChange={(id) => list.setFilters({ ownerEmployeeId: id === null ? undefined : [id] })}
+          placeholder={t('assets.anyOwner')}
+          className="vigil-filters__tags"
+          testId="filter-owner"
+        />
+      ),
+    },
     ...(units.allowed
       ? [
           {

@@ -1,4 +1,5 @@
 import { CsvImportModal } from '../../../components/form';
+import { reasonsInLanguage } from '../../../components/form/csv-import-texts';
 import { useTranslation } from '../../../lib/i18n';
 import { employeeKeys, importEmployees } from '../api/employees';
 
@@ -9,7 +10,7 @@ const AD_COLUMNS = 'Name, SamAccountName, UserPrincipalName, mail, Department, T
 
 /** A CSV file of employees (plain or an Active Directory export) imported into a company, with a per-row report. */
 export function EmployeeImportModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <CsvImportModal
       opened={opened}
@@ -38,6 +39,13 @@ export function EmployeeImportModal({ opened, onClose }: { opened: boolean; onCl
         field: t('employees.import.field'),
         reason: t('employees.import.reason'),
         more: (count) => t('employees.import.more', { count }),
+        reasonOf: reasonsInLanguage(t, i18n.language, {
+          full_name: t('employees.errors.fullName'),
+          emails: t('employees.errors.emails'),
+          accounts: t('employees.errors.accounts'),
+          unit: t('employees.import.noSuchUnit'),
+          manager: t('employees.import.noSuchManager'),
+        }),
       }}
     />
   );

@@ -19,6 +19,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { notify } from '../../../lib/notifications';
 import { usePermission } from '../../../lib/permissions';
 import { Link } from '../../../lib/router';
+import { withQuery } from '../../triage/pivots';
 import { useSignedInUser } from '../../../lib/session';
 import { useUnits } from '../../users/api/lookups';
 import {
@@ -119,7 +120,7 @@ export default function EmployeesPage() {
       {
         id: 'name',
         header: t('employees.fields.fullName'),
-        width: 'minmax(180px, 1.4fr)',
+        width: 'minmax(170px, 1.4fr)',
         sortField: 'full_name',
         render: (row) =>
           stackCell(
@@ -132,13 +133,13 @@ export default function EmployeesPage() {
       {
         id: 'emails',
         header: t('employees.fields.emailsShort'),
-        width: 'minmax(170px, 1.2fr)',
+        width: 'minmax(150px, 1.2fr)',
         render: (row) => firstValues(row.emails, moreLabel),
       },
       {
         id: 'accounts',
         header: t('employees.fields.accounts'),
-        width: 'minmax(140px, 1fr)',
+        width: 'minmax(120px, 1fr)',
         render: (row) => firstValues(row.accounts, moreLabel),
       },
       {
@@ -162,9 +163,29 @@ export default function EmployeesPage() {
           ),
       },
       {
+        id: 'assets',
+        header: t('employees.fields.assetCount'),
+        width: '70px',
+        align: 'end',
+        render: (row) =>
+          row.assetCount > 0 ? (
+            <Link
+              to={withQuery('/my-company/assets', { owner_employee_id: row.id })}
+              title={t('employees.showOwnedAssets', { name: row.fullName })}
+              className="vigil-cell-mono"
+              onClick={stop}
+              data-testid="employee-asset-count"
+            >
+              {row.assetCount}
+            </Link>
+          ) : (
+            <span className="vigil-cell-mono vigil-cell-dim">0</span>
+          ),
+      },
+      {
         id: 'unit',
         header: t('employees.fields.unit'),
-        width: 'minmax(140px, 0.7fr)',
+        width: 'minmax(110px, 0.7fr)',
         render: (row) => row.unitName ?? noValue,
       },
       companyColumn<Employee>(t('employees.fields.company'), me.companies, '130px'),

@@ -2,7 +2,7 @@ import { Checkbox, Group, SegmentedControl, Input, Select, TagsInput, TextInput,
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { alertSeverityValues } from '@vigil/contract/client';
 import { useState } from 'react';
-import { CompanySelect, FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
+import { CompanySelect, FormActions, FormError, FormFrame, fieldProblem } from '../../../components/form';
 import { isoToZonedInput, zonedInputToIso } from '../../../lib/dates';
 import { DateTimeInput } from '../../../lib/dates/date-time-field';
 import { useTranslation } from '../../../lib/i18n';
@@ -22,7 +22,7 @@ type IndicatorType = (typeof indicatorTypeValues)[number];
 
 /** An indicator's fields; a new one also names its company (or every company). Type is fixed once made. */
 export function IndicatorForm({ indicator, onClose }: { indicator: Indicator | null; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const me = useSignedInUser();
   const queryClient = useQueryClient();
   const [form, setForm] = useState({
@@ -68,7 +68,8 @@ export function IndicatorForm({ indicator, onClose }: { indicator: Indicator | n
       onClose();
     },
   });
-  const error = (field: (typeof indicatorFormFields)[number]) => fieldError(save.error, field);
+  const error = (field: (typeof indicatorFormFields)[number]) =>
+    fieldProblem(save.error, field, i18n.language, () => t(`indicators.errors.${field}`));
 
   return (
     <FormFrame onSubmit={() => save.mutate()} testId="indicator-form">

@@ -10,6 +10,16 @@ export function IndicatorImportModal({ opened, onClose }: { opened: boolean; onC
     title: t('indicators.import.title'),
     intro: t('indicators.import.intro'),
     done: (answer) => t('indicators.import.done', { created: answer.created, updated: answer.updated }),
+    reasons: {
+      type: t('indicators.errors.type'),
+      value: t('indicators.errors.value'),
+      policy: t('indicators.errors.policy'),
+      severity: t('indicators.errors.severity'),
+      expires_at: t('indicators.errors.expiresAt'),
+      tags: t('indicators.errors.tags'),
+      source: t('indicators.errors.source'),
+      description: t('indicators.errors.description'),
+    },
   });
   return (
     <CsvImportModal

@@ -29,6 +29,7 @@ export const employees = {
   loadFailed: 'The employees could not be loaded.',
   more: '+{{count}} more',
   fields: {
+    assetCount: 'Assets',
     fullName: 'Full name',
     emails: 'E-mail addresses',
     emailsShort: 'E-mail',
@@ -45,6 +46,7 @@ export const employees = {
     updatedAt: 'Changed',
     archivedAt: 'Archived',
   },
+  showOwnedAssets: 'Show the assets {{name}} owns',
   hints: {
     emails: 'Type an address and press Enter.',
     accounts: 'Windows and other usernames, such as {{examples}}. Press Enter after each.',
@@ -64,6 +66,8 @@ export const employees = {
   noManager: 'No manager',
   noUnit: 'No unit',
   import: {
+    noSuchUnit: 'The company has no unit of that name.',
+    noSuchManager: 'No employee of the file or the company is that manager; the employee was imported without one.',
     button: 'Import CSV',
     title: 'Import employees',
     intro:

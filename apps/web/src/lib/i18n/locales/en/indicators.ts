@@ -19,6 +19,19 @@ export const indicators = {
   empty: 'There are no indicators yet.',
   nothingMatches: 'No indicator matches these filters.',
   loadFailed: 'The indicators could not be loaded.',
+  errors: {
+    type: 'Choose one of the indicator types.',
+    value:
+      'The value does not fit its type: an IP address or network, a domain, a URL, an e-mail address or a hash; at most 2048 characters.',
+    policy: 'The policy is alert or ignore.',
+    severity: 'Choose one of the severities.',
+    expiresAt: 'Give a date and time, e.g. 2026-12-31 00:00.',
+    tags: 'A tag is 1 to 100 characters; at most 50 tags.',
+    source: 'A source has at most 200 characters.',
+    description: 'A description has at most 4000 characters.',
+    companyId: 'Choose a company you have access to.',
+    allCompanies: 'Only the provider may make an indicator for all companies.',
+  },
   fields: {
     type: 'Type',
     value: 'Value',

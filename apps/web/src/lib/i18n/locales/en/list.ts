@@ -27,5 +27,10 @@ export const list = {
     field: 'Column',
     reason: 'Reason',
     more: 'and {{count}} more rows',
+    reasons: {
+      row: 'The row could not be read: check its number of fields and its quotes.',
+      header: 'The header does not fit: check the column names.',
+      file: 'The file was not accepted: check its size and format.',
+    },
   },
 };

@@ -30,6 +30,7 @@ export const employees = {
   loadFailed: 'Не удалось загрузить сотрудников.',
   more: 'ещё {{count}}',
   fields: {
+    assetCount: 'Активы',
     fullName: 'ФИО',
     emails: 'Адреса электронной почты',
     emailsShort: 'Эл. почта',
@@ -46,6 +47,7 @@ export const employees = {
     updatedAt: 'Изменён',
     archivedAt: 'В архиве с',
   },
+  showOwnedAssets: 'Показать активы, которыми владеет {{name}}',
   hints: {
     emails: 'Введите адрес и нажмите Enter.',
     accounts: 'Логины Windows и других систем, например {{examples}}. Нажимайте Enter после каждого.',
@@ -67,6 +69,8 @@ export const employees = {
   noManager: 'Без руководителя',
   noUnit: 'Без подразделения',
   import: {
+    noSuchUnit: 'В компании нет подразделения с таким названием.',
+    noSuchManager: 'Такого руководителя нет ни в файле, ни в компании; сотрудник импортирован без руководителя.',
     button: 'Импорт CSV',
     title: 'Импорт сотрудников',
     intro:
