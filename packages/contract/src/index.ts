@@ -27,6 +27,8 @@ export * from './investigation';
 export * from './yara-scans';
 export * from './employees';
 export * from './software';
+export * from './search';
+export * from './query/index';
 export * from './endpoint';
 export * from './endpoints/index';
 export { filterKind, filterKinds } from './client/filter-kinds';

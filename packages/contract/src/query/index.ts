@@ -1,0 +1,3 @@
+/** The search query language, shared by the server and the console (docs/query-language.md). */
+export * from './ast';
+export * from './fields';
