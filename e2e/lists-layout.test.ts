@@ -26,6 +26,7 @@ const lists: ListUnderTest[] = [
   { name: 'endpoint', path: '/investigation/endpoint-events', table: 'endpoint-table' },
   { name: 'mail', path: '/investigation/emails', table: 'mail-table' },
   { name: 'files', path: '/investigation/files', table: 'files-table' },
+  { name: 'warehouse', path: '/warehouse', table: 'warehouse-table' },
   { name: 'assets', path: '/my-company/assets', table: 'assets-table' },
   { name: 'asset-ip-hosts', path: '/my-company/asset-ip-hosts', table: 'ip-hosts-table' },
   { name: 'users', path: '/settings/users', table: 'users-table' },

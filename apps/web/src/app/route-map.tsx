@@ -106,6 +106,10 @@ const FilesPage = lazyPage(
   () => import('../features/investigation/components/files-page'),
   ['investigation', 'endpointActions', 'triage', 'list'],
 );
+const StoredFilesPage = lazyPage(
+  () => import('../features/investigation/components/stored-files-page'),
+  ['investigation', 'endpointActions', 'triage', 'list'],
+);
 
 const AssetsPage = lazyPage(
   () => import('../features/assets/components/assets-page'),
@@ -240,8 +244,15 @@ export const routeMap: readonly NavSection[] = [
     id: 'warehouse',
     icon: IconDatabase,
     routes: [
-      { id: 'warehouse', path: '/warehouse', permission: view('warehouse') },
-      { id: 'warehouseHashes', path: '/warehouse/hashes', permission: view('warehouse/hashes') },
+      { id: 'warehouse', path: '/warehouse', permission: view('warehouse'), page: StoredFilesPage },
+      // The investigation's Files page: one page at two addresses, listed once in the menu.
+      {
+        id: 'warehouseHashes',
+        path: '/warehouse/hashes',
+        permission: view('warehouse/hashes'),
+        page: FilesPage,
+        menu: false,
+      },
     ],
   },
   {

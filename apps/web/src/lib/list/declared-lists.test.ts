@@ -10,7 +10,13 @@ import { companyList, unitList } from '../../features/companies/api/companies';
 import { employeeList } from '../../features/employees/api/employees';
 import { incidentList } from '../../features/incidents/api/incidents';
 import { indicatorList } from '../../features/indicators/api/indicators';
-import { endpointList, fileList, mailList, networkList } from '../../features/investigation/api/investigation';
+import {
+  endpointList,
+  fileList,
+  mailList,
+  networkList,
+  storedFileList,
+} from '../../features/investigation/api/investigation';
 import { committedActionList, matcherList } from '../../features/matchers/api/matchers';
 import { ruleLists, thresholdList } from '../../features/rules/api/rules';
 import { systemLogList } from '../../features/system-logs/api/system-logs';
@@ -38,6 +44,7 @@ const pages: { name: string; definition: ListDefinition<Record<string, FilterKin
   { name: 'endpoint events', definition: endpointList },
   { name: 'mail', definition: mailList },
   { name: 'files', definition: fileList, pageFilters: ['sha256'] },
+  { name: 'stored files', definition: storedFileList, pageFilters: ['sha256'] },
   { name: 'policy indicators', definition: indicatorList },
   { name: 'assets', definition: assetList },
   { name: 'asset IP hosts', definition: ipHostList },

@@ -11,6 +11,7 @@ import type {
   ProcessTree as ProcessTreeWire,
   ProcessTreeRequest,
   StoredEventItem,
+  WarehouseFile as WarehouseFileWire,
   WarehouseHash as WarehouseHashWire,
 } from '@vigil/contract';
 import { endpointUrl, endpoints } from '@vigil/contract/client';
@@ -29,6 +30,7 @@ export type MailListItem = Camelize<MailListItemWire>;
 export type FileDetail = Camelize<FileDetailWire>;
 export type FileYara = Camelize<FileYaraWire>;
 export type WarehouseHash = Camelize<WarehouseHashWire>;
+export type WarehouseFile = Camelize<WarehouseFileWire>;
 export type ProcessTree = Camelize<ProcessTreeWire>;
 export type ProcessNode = ProcessTree['processes'][number];
 
@@ -63,6 +65,21 @@ export const fileList = defineList(endpoints.events.hashes.list, {
   pick: ['search', 'detectedType', 'verdict', 'source', 'companyId'],
   pageFilters: { sha256: 'string' },
 });
+
+/** Stored files (`POST /api/warehouse/check/`): the files whose bytes the warehouse holds, one row a company. */
+export const storedFileList = defineList(endpoints.events.warehouse.list, {
+  ...paging,
+  pick: ['search', 'detectedType', 'companyId'],
+  pageFilters: { sha256: 'string' },
+});
+
+/** The stored files' URL filters as the API takes them (`sha256` → `hash`). */
+export function storedFileApiFilters(
+  filters: FiltersOf<typeof storedFileList.filters>,
+): FiltersOf<typeof storedFileList.filters> {
+  const { sha256, ...rest } = filters;
+  return (sha256 ? { ...rest, hash: sha256.toLowerCase() } : rest) as FiltersOf<typeof storedFileList.filters>;
+}
 
 /** The file list's URL filters as the API takes them (`sha256` → `hash`). */
 export function fileApiFilters(filters: FiltersOf<typeof fileList.filters>): FiltersOf<typeof fileList.filters> {

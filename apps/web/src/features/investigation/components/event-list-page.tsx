@@ -8,7 +8,7 @@ import type { FilterKind } from '../../../lib/list';
 import { TimeRangeFilter } from './shared';
 
 /** The investigation lists; each has its title, subtitle and empty text under `investigation.<section>`. */
-export type EventSection = 'network' | 'endpoint' | 'mail' | 'files';
+export type EventSection = 'network' | 'endpoint' | 'mail' | 'files' | 'warehouse';
 
 /** Every investigation row is this tall: two lines of text fit. */
 const EVENT_ROW_HEIGHT = 46;

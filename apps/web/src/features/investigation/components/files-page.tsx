@@ -1,14 +1,14 @@
-import { detectedFileTypes } from '@vigil/contract/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import type { Column } from '../../../components/list';
-import { stackCell, useScrolledListPage, type FilterField } from '../../../components/list-page';
+import { useScrolledListPage, type FilterField } from '../../../components/list-page';
 import { formatDate } from '../../../lib/dates';
 import { fileApiFilters, fileList, type WarehouseHash } from '../api/investigation';
 import { formatBytes } from '../lib/summaries';
 import { EventListPage } from './event-list-page';
+import { fileColumns, fileFilters } from './file-columns';
 import { FileDrawer } from './file-drawer';
-import { hashFilterField, segmentsField, useCompanyName, VerdictBadge } from './shared';
+import { segmentsField, useCompanyName, VerdictBadge } from './shared';
 
 type Filters = typeof fileList.filters;
 
@@ -35,18 +35,7 @@ export default function FilesPage() {
 
   const columns = useMemo<Column<WarehouseHash>[]>(
     () => [
-      {
-        id: 'name',
-        header: t('investigation.files.name'),
-        width: 'minmax(200px, 2fr)',
-        render: (row) =>
-          stackCell(
-            row.filename ?? t('investigation.files.unnamed'),
-            <span className="vigil-inv-mono" title={row.sha256}>
-              {row.sha256}
-            </span>,
-          ),
-      },
+      fileColumns.name<WarehouseHash>(t),
       {
         id: 'verdict',
         header: t('investigation.mail.verdict'),
@@ -73,14 +62,7 @@ export default function FilesPage() {
         width: 'minmax(100px, 1fr)',
         render: (row) => row.sources.map((source) => t(`investigation.files.sources.${source as 'mail'}`)).join(', '),
       },
-      {
-        id: 'sightings',
-        header: t('investigation.files.sightings'),
-        width: '112px',
-        sortField: 'sightings',
-        align: 'end',
-        render: (row) => row.sightings.toLocaleString(i18n.language),
-      },
+      fileColumns.sightings<WarehouseHash>(t, i18n.language),
       {
         id: 'last',
         header: t('investigation.files.lastSeen'),
@@ -88,25 +70,13 @@ export default function FilesPage() {
         sortField: 'last_seen',
         render: (row) => formatDate(row.lastSeen),
       },
-      {
-        id: 'company',
-        header: t('investigation.common.company'),
-        width: 'minmax(100px, 1fr)',
-        render: (row) => <span className="vigil-inv-dim">{companyName(row.companyId)}</span>,
-      },
+      fileColumns.company<WarehouseHash>(t, companyName),
     ],
     [t, i18n.language, companyName],
   );
 
   const fields: FilterField<Filters>[] = [
-    hashFilterField('sha256', t('investigation.files.hash'), model.list, 'filter-hash'),
-    {
-      kind: 'choice',
-      name: 'detectedType',
-      label: t('investigation.files.type'),
-      options: detectedFileTypes,
-      searchable: true,
-    },
+    ...fileFilters<Filters>(t, model.list),
     {
       kind: 'choice',
       name: 'source',

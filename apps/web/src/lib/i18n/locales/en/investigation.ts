@@ -281,6 +281,13 @@ export const investigation = {
     linksInside: 'Links inside: {{count}}',
     inAttachment: 'in attachment {{name}}',
   },
+  warehouse: {
+    seen: 'Last / first seen',
+    title: 'Warehouse',
+    subtitle: 'The files whose contents are kept: mail attachments and files sensors took off the wire.',
+    searchPlaceholder: 'File name or SHA-256',
+    empty: 'No stored files match these filters.',
+  },
   files: {
     title: 'Files',
     subtitle: 'Every file seen in mail or on the wire, by hash, with where it was seen.',

@@ -283,6 +283,13 @@ export const investigation: Translation<typeof english> = {
     linksInside: 'Ссылок внутри: {{count}}',
     inAttachment: 'во вложении {{name}}',
   },
+  warehouse: {
+    seen: 'Последний / первый раз',
+    title: 'Хранилище',
+    subtitle: 'Файлы, содержимое которых сохранено: вложения писем и файлы, извлечённые сенсорами из трафика.',
+    searchPlaceholder: 'Имя файла или SHA-256',
+    empty: 'Нет сохранённых файлов, подходящих под фильтры.',
+  },
   files: {
     title: 'Файлы',
     subtitle: 'Все файлы, замеченные в почте или в трафике, по хешу — и где их видели.',
