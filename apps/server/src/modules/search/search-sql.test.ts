@@ -1,36 +1,8 @@
 import type { CompareOp, QueryNode, Term, TermPart, ValueExpr } from '@vigil/contract';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compile } from '../../db/sql';
 import { bucketOf, bucketRange, bucketWidth, MAX_BUCKETS } from './search-buckets';
 import { compileSearchQuery, SearchCompileError } from './search-sql';
-
-// The value readers come from the query-parser work; until they are in the contract, minimal stand-ins.
-vi.mock('@vigil/contract', async (importOriginal) => {
-  const actual = await importOriginal<Record<string, unknown>>();
-  return {
-    ...actual,
-    parseNumberValue:
-      actual.parseNumberValue ?? ((text: string) => (/^-?\d+(\.\d+)?$/.test(text) ? Number(text) : null)),
-    parseTimeValue:
-      actual.parseTimeValue ??
-      ((text: string, now: Date) => {
-        const relative = /^now-(\d+)([smhd])$/.exec(text);
-        if (relative) {
-          const unit = { s: 1, m: 60, h: 3600, d: 86400 }[relative[2] as 's' | 'm' | 'h' | 'd'];
-          return new Date(now.getTime() - Number(relative[1]) * unit * 1000);
-        }
-        const at = Date.parse(text);
-        return Number.isNaN(at) ? null : new Date(at);
-      }),
-    parseIpValue:
-      actual.parseIpValue ??
-      ((text: string) => {
-        const [address, prefix] = text.split('/');
-        if (!address || !/^[0-9a-f.:]+$/i.test(address)) return null;
-        return { address, prefix: prefix === undefined ? null : Number(prefix), family: address.includes(':') ? 6 : 4 };
-      }),
-  };
-});
 
 const NOW = new Date('2026-11-29T12:00:00Z');
 
