@@ -374,6 +374,9 @@ describe('POST /api/search/run/', () => {
     expect(await count(analyst, ['network'], 'dest_port: [* to 25]')).toBe(2);
     expect(await count(analyst, ['network'], 'dest_port: (22 or 25)')).toBe(2);
     expect(await count(analyst, ['endpoint'], 'process_pid: 7312')).toBe(2);
+    expect(await count(analyst, ['endpoint'], 'process_pid < 99999999999999999999999')).toBe(2);
+    expect(await count(analyst, ['network'], 'dest_port: 443.5')).toBe(0);
+    expect(await count(analyst, ['alerts'], 'score > -1')).toBe(2);
   });
 
   it('reads times, relative ones from now', async () => {

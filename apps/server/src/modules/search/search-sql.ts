@@ -161,7 +161,8 @@ function typedValue(term: Term, target: ResolvedField, context: Context): SqlFra
     case 'number': {
       const value = parseNumberValue(text);
       if (value === null) badValue(term, `"${printable(text, 60)}" is not a number.`);
-      return Number.isInteger(value) ? sql`${value}::int8` : sql`${value}::numeric`;
+      // An integer past int8 (or a fraction) compares as numeric rather than failing the cast.
+      return Number.isSafeInteger(value) ? sql`${value}::int8` : sql`${value}::numeric`;
     }
     case 'time': {
       const value = parseTimeValue(text, context.now);
