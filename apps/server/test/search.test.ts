@@ -20,6 +20,7 @@ let analyst: TestClient;
 let betaAnalyst: TestClient;
 let staff: TestClient;
 let networkOnly: TestClient;
+let admin: TestClient;
 
 const CLIENT = '10.20.1.15';
 const SERVER = '203.0.113.45';
@@ -245,7 +246,7 @@ beforeAll(async () => {
     companyId: alpha,
     permissions: [searchPermission, { basename: 'network', actions: ['view'] }],
   });
-  const admin = await t.admin();
+  admin = await t.admin();
   analyst = await signedIn('alice');
   betaAnalyst = await signedIn('bob');
   staff = await signedIn('sam');
@@ -260,6 +261,28 @@ beforeAll(async () => {
   await ingest('network', betaKey, [networkRecords[0]!, networkRecords[2]!]);
   await ingest('endpoint', betaKey, [endpointRecords[1]!]);
   await ingest('endpoint', gammaKey, [endpointRecords[0]!]);
+  await ingest('network', gammaKey, [
+    {
+      timestamp: '2026-11-20T08:00:00.000000+0000',
+      event_type: 'dhcp',
+      src_ip: '10.30.0.1',
+      src_port: 67,
+      dest_ip: '10.30.0.77',
+      dest_port: 68,
+      proto: 'UDP',
+      dhcp: { type: 'reply', client_mac: 'aa:bb:cc:dd:ee:0f', assigned_ip: '10.30.0.77', hostname: 'kiosk-3' },
+    },
+    {
+      timestamp: '2026-11-20T08:00:01.000000+0000',
+      event_type: 'tls',
+      src_ip: '10.30.0.77',
+      src_port: 50001,
+      dest_ip: '198.51.100.80',
+      dest_port: 443,
+      proto: 'TCP',
+      tls: { sni: 'portal.example.net', version: 'TLS 1.2', serial: '0A:1B:2C:3D' },
+    },
+  ]);
   await ingestMail(
     alphaKey,
     message({
@@ -347,6 +370,13 @@ describe('POST /api/search/run/', () => {
     expect(await count(analyst, ['endpoint'], 'user_name: j_oe')).toBe(0);
     expect(await count(analyst, ['mail'], 'subject: "50%"')).toBe(1);
     expect(await count(analyst, ['mail'], 'subject: "5_%"')).toBe(0);
+    expect(await count(analyst, ['mail'], 'sender: BILLING@example-vendor.com')).toBe(1);
+    // Kept in a normal form by the pipeline, and looked for in it (gamma's own events).
+    const gammaNetwork = async (query: string) =>
+      (await hits(admin, { kinds: ['network'], query, company_id: gamma })).length;
+    expect(await gammaNetwork('dhcp_mac: AA-BB-CC-DD-EE-0F')).toBe(1);
+    expect(await gammaNetwork('tls_serial: "0A:1B:2C:3D"')).toBe(1);
+    expect(await gammaNetwork('tls_serial: 0a1b2c3d')).toBe(1);
   });
 
   it('finds text contained, and free text in the kind’s free-text fields', async () => {

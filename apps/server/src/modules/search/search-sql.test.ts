@@ -51,6 +51,15 @@ describe('compileSearchQuery', () => {
     });
   });
 
+  it('compares keywords the pipeline keeps lower-cased to the lower-cased value, in their stored form', () => {
+    expect(compiled(match('sender', 'Billing@Example.com'), 'mail')).toEqual({
+      text: '"e"."sender" = lower($1::text)',
+      values: ['Billing@Example.com'],
+    });
+    expect(compiled(match('dhcp_mac', 'AA-BB-CC-DD-EE-FF')).values).toEqual(['aa:bb:cc:dd:ee:ff']);
+    expect(compiled(match('tls_serial', value('0A:1B:2C', true))).values).toEqual(['0a1b2c']);
+  });
+
   it('turns wildcards into an escaped ILIKE pattern over the whole value', () => {
     const { text, values } = compiled(match('process_name', value('50%_off!*.e?e')), 'endpoint');
     expect(text).toBe(`"e"."process_name" ILIKE $1 ESCAPE '!'`);

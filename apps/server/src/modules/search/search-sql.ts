@@ -58,6 +58,15 @@ const keywordKeys: Record<string, (value: string) => string> = {
       .replace(/(..)(?!$)/g, '$1:'),
 };
 
+/**
+ * Keywords the pipeline keeps lower-cased (mail addresses, a TLS serial's key, a MAC): `col = lower(value)`
+ * is then the same test as comparing without case, and their column indexes serve it.
+ */
+const storedLowerCase: { [K in SearchKind]?: ReadonlySet<string> } = {
+  network: new Set(['tls_serial', 'dhcp_mac']),
+  mail: new Set(['sender', 'recipient']),
+};
+
 /** A query the compiler cannot turn into SQL (a value of the wrong form, a field the kind lacks). */
 export class SearchCompileError extends Error {
   constructor(
@@ -197,6 +206,8 @@ function termCondition(term: Term, target: ResolvedField, context: Context): Sql
       }
       const text = literalText(term);
       const key = keywordKeys[target.name]?.(text) ?? text;
+      if (storedLowerCase[context.kind]?.has(target.name))
+        return onField(target, (column) => sql`${column} = lower(${key}::text)`);
       return onField(target, (column) => sql`lower(${column}) = lower(${key}::text)`);
     }
     case 'text':
