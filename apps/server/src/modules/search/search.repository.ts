@@ -17,16 +17,23 @@ export interface SearchScope {
   now: Date;
 }
 
-/** The event each kind answers with: the stored event (a mail without its bodies), an alert's main fields. */
-const eventColumn: Record<SearchKind, SqlFragment> = {
-  network: sql`e.event::jsonb`,
-  endpoint: sql`e.event::jsonb`,
-  mail: sql`e.event - 'text' - 'html' - 'header_lines'`,
-  alerts: sql`jsonb_build_object(
-    'id', e.id, 'title', e.title, 'description', e.description, 'severity', e.severity, 'score', e.score,
-    'status', e.status, 'resolution', e.resolution, 'source', e.source, 'first_seen', e.first_seen,
-    'last_seen', e.last_seen, 'count', e.count, 'mitre', e.mitre, 'tags', e.tags,
-    'incident_id', e.incident_id, 'assignee_id', e.assignee_id)`,
+/**
+ * The event each kind answers with, for a hit `p` of the page found by its primary key: the stored
+ * event (a mail without its bodies, as in the mail list), an alert's main fields.
+ */
+const eventOf: Record<SearchKind, SqlFragment> = {
+  network: sql`(SELECT e.event::jsonb FROM network_events e
+    WHERE e.company_id = p.company_id AND e.ts = p.ts AND e.id = p.id)`,
+  endpoint: sql`(SELECT e.event::jsonb FROM endpoint_events e
+    WHERE e.company_id = p.company_id AND e.ts = p.ts AND e.id = p.id)`,
+  mail: sql`(SELECT e.event - 'text' - 'html' - 'header_lines' FROM mail_messages e
+    WHERE e.company_id = p.company_id AND e.ts = p.ts AND e.id = p.id)`,
+  alerts: sql`(SELECT jsonb_build_object(
+      'id', e.id, 'title', e.title, 'description', e.description, 'severity', e.severity, 'score', e.score,
+      'status', e.status, 'resolution', e.resolution, 'source', e.source, 'first_seen', e.first_seen,
+      'last_seen', e.last_seen, 'count', e.count, 'mitre', e.mitre, 'tags', e.tags,
+      'incident_id', e.incident_id, 'assignee_id', e.assignee_id)
+    FROM alerts e WHERE e.company_id = p.company_id AND e.id = p.id)`,
 };
 
 /** Every condition on one kind's rows: tenant, companies asked for, time range, query. */
@@ -66,17 +73,23 @@ export async function searchPage(
 ): Promise<{ hits: SearchHit[]; count: number }> {
   const parts = conditions(search);
   const direction = sql.raw(page.descending ? 'DESC' : 'ASC');
+  // Keys first: each kind's first `offset + limit` rows in order, merged and cut to the page; only
+  // the page's rows then read their events (by primary key), however many rows match.
   const branches = parts.map(({ kind, where }) => {
     const { from, ts } = searchTables[kind];
-    return sql`(SELECT ${kind}::text AS kind, e.id, e.company_id, ${ts} AS ts, ${eventColumn[kind]} AS event
-      FROM ${from} WHERE ${where}
+    return sql`(SELECT ${kind}::text AS kind, e.id, e.company_id, ${ts} AS ts FROM ${from} WHERE ${where}
       ORDER BY ${ts} ${direction}, e.id ${direction} LIMIT ${page.offset + page.limit})`;
   });
+  const order = sql`p.ts ${direction}, p.kind ${direction}, p.id ${direction}`;
+  const event = sql`CASE ${sql.join(
+    parts.map(({ kind }) => sql`WHEN p.kind = ${kind}::text THEN ${eventOf[kind]}`),
+    ' ',
+  )} END`;
   const [result, ...counts] = await Promise.all([
-    db.query<HitRow>(sql`SELECT h.kind, h.id, h.company_id, h.ts, h.event
-      FROM (${sql.join(branches, ' UNION ALL ')}) h
-      ORDER BY h.ts ${direction}, h.kind ${direction}, h.id ${direction}
-      LIMIT ${page.limit} OFFSET ${page.offset}`),
+    db.query<HitRow>(sql`SELECT p.kind, p.id, p.company_id, p.ts, ${event} AS event
+      FROM (SELECT p.kind, p.id, p.company_id, p.ts FROM (${sql.join(branches, ' UNION ALL ')}) p
+            ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) p
+      ORDER BY ${order}`),
     ...parts.map(({ kind, where }) =>
       db.query<{ count: string | number }>(
         sql`SELECT count(*)::int8 AS count FROM ${searchTables[kind].from} WHERE ${where}`,
