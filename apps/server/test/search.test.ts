@@ -412,7 +412,9 @@ describe('POST /api/search/run/', () => {
   it('reads times, relative ones from now', async () => {
     expect(await count(analyst, ['network'], 'ts > now-1h')).toBe(1);
     expect(await count(analyst, ['network'], 'ts: [2026-11-20T10:00:02Z to 2026-11-20T10:00:04Z]')).toBe(3);
-    expect(await count(analyst, ['endpoint'], 'ts: 2026-11-20')).toBe(4);
+    expect(await count(analyst, ['endpoint'], 'ts: 2026-11-20T09:05:00Z')).toBe(1);
+    expect(await count(analyst, ['endpoint'], 'ts: 2026-11-20')).toBe(0);
+    expect(await count(analyst, ['endpoint'], 'ts: [2026-11-20 to 2026-11-21]')).toBe(4);
     expect(await count(analyst, ['alerts'], 'last_seen < now-1d')).toBe(2);
   });
 

@@ -194,8 +194,6 @@ function typedValue(term: Term, target: ResolvedField, context: Context): SqlFra
   }
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** `field: term`. */
 function termCondition(term: Term, target: ResolvedField, context: Context): SqlFragment {
   switch (target.field.type) {
@@ -222,23 +220,9 @@ function termCondition(term: Term, target: ResolvedField, context: Context): Sql
       return onField(target, (column) => sql`${column} <<= ${block}::inet`);
     }
     case 'number':
+    case 'time':
+      // A number, or one instant exactly (a date alone is its midnight UTC), as the query language says.
       return onField(target, (column) => sql`${column} = ${typedValue(term, target, context)}`);
-    case 'time': {
-      noWildcard(term, target);
-      const text = literalText(term);
-      // A date alone stands for its whole day (UTC).
-      if (DATE_ONLY.test(text)) {
-        const day = parseTimeValue(text, context.now);
-        if (day === null) badValue(term, `"${printable(text, 60)}" is not a date.`);
-        const next = new Date(day.getTime() + 86_400_000);
-        return onField(
-          target,
-          (column) =>
-            sql`(${column} >= ${day.toISOString()}::timestamptz AND ${column} < ${next.toISOString()}::timestamptz)`,
-        );
-      }
-      return onField(target, (column) => sql`${column} = ${typedValue(term, target, context)}`);
-    }
     case 'boolean': {
       noWildcard(term, target);
       const text = literalText(term).toLowerCase();
