@@ -39,6 +39,7 @@ import { SigmaStage } from './modules/rules/sigma-stage';
 import { SuricataRuleStage } from './modules/rules/suricata-rule-stage';
 import { registerRoles } from './modules/roles/roles.routes';
 import { registerRules } from './modules/rules/rules.routes';
+import { registerSearch } from './modules/search/search.routes';
 import { registerYaraScan } from './modules/rules/yara/yara-scan.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
@@ -124,6 +125,7 @@ const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerRules,
   registerWidgets,
   registerGraph,
+  registerSearch,
   registerYaraScan,
 ];
 

@@ -17,6 +17,7 @@ import { mailEndpoints } from './mail';
 import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
 import { ruleEndpoints } from './rules';
+import { searchEndpoints } from './search';
 import { sessionEndpoints } from './sessions';
 import { softwareEndpoints } from './software';
 import { ssoEndpoints } from './sso';
@@ -49,6 +50,7 @@ export const endpoints = {
   matchers: matcherEndpoints,
   roles: roleEndpoints,
   rules: ruleEndpoints,
+  search: searchEndpoints,
   sessions: sessionEndpoints,
   software: softwareEndpoints,
   sso: ssoEndpoints,

@@ -1,0 +1,131 @@
+import type { QueryNode, SearchHit, SearchKind } from '@vigil/contract';
+import type { Queryable } from '../../db/database';
+import { sql, type SqlFragment } from '../../db/sql';
+import { tenantCondition, type TenantScope } from '../../http/tenancy';
+import { compileSearchQuery, searchTables } from './search-sql';
+
+/** What a search reads: its kinds, its query (null: everything), the caller's scope and the time range. */
+export interface SearchScope {
+  kinds: readonly SearchKind[];
+  ast: QueryNode | null;
+  scope: TenantScope;
+  /** Only these companies (all in the caller's scope), or every company the caller sees. */
+  companies: readonly number[] | null;
+  from: Date;
+  to: Date;
+  /** What relative times (`now-15m`) count from. */
+  now: Date;
+}
+
+/**
+ * The event each kind answers with, for a hit `p` of the page found by its primary key: the stored
+ * event (a mail without its bodies, as in the mail list), an alert's main fields.
+ */
+const eventOf: Record<SearchKind, SqlFragment> = {
+  network: sql`(SELECT e.event::jsonb FROM network_events e
+    WHERE e.company_id = p.company_id AND e.ts = p.ts AND e.id = p.id)`,
+  endpoint: sql`(SELECT e.event::jsonb FROM endpoint_events e
+    WHERE e.company_id = p.company_id AND e.ts = p.ts AND e.id = p.id)`,
+  mail: sql`(SELECT e.event - 'text' - 'html' - 'header_lines' FROM mail_messages e
+    WHERE e.company_id = p.company_id AND e.ts = p.ts AND e.id = p.id)`,
+  alerts: sql`(SELECT jsonb_build_object(
+      'id', e.id, 'title', e.title, 'description', e.description, 'severity', e.severity, 'score', e.score,
+      'status', e.status, 'resolution', e.resolution, 'source', e.source, 'first_seen', e.first_seen,
+      'last_seen', e.last_seen, 'count', e.count, 'mitre', e.mitre, 'tags', e.tags,
+      'incident_id', e.incident_id, 'assignee_id', e.assignee_id)
+    FROM alerts e WHERE e.company_id = p.company_id AND e.id = p.id)`,
+};
+
+/** Every condition on one kind's rows: tenant, companies asked for, time range, query. */
+function kindCondition(search: SearchScope, kind: SearchKind): SqlFragment {
+  const { ts } = searchTables[kind];
+  return sql.and([
+    tenantCondition(search.scope, sql`e.company_id`),
+    // Narrowing to companies the caller named is a smaller scope of the same kind.
+    ...(search.companies ? [tenantCondition({ companies: search.companies }, sql`e.company_id`)] : []),
+    sql`${ts} >= ${search.from.toISOString()}::timestamptz`,
+    sql`${ts} <= ${search.to.toISOString()}::timestamptz`,
+    compileSearchQuery(search.ast, kind, search.now),
+  ]);
+}
+
+interface HitRow {
+  kind: SearchKind;
+  id: string | number;
+  company_id: string | number;
+  ts: Date;
+  event: Record<string, unknown>;
+}
+
+/** Compiles every kind's condition first, so a query one kind cannot take fails before any SQL runs. */
+function conditions(search: SearchScope): { kind: SearchKind; where: SqlFragment }[] {
+  return search.kinds.map((kind) => ({ kind, where: kindCondition(search, kind) }));
+}
+
+/**
+ * One page of hits over every kind: each kind's newest (or oldest) `offset + limit` rows, merged by
+ * time, then kind, then id, all in the direction asked for; and the count, each kind counted apart.
+ */
+export async function searchPage(
+  db: Queryable,
+  search: SearchScope,
+  page: { descending: boolean; limit: number; offset: number },
+): Promise<{ hits: SearchHit[]; count: number }> {
+  const parts = conditions(search);
+  const direction = sql.raw(page.descending ? 'DESC' : 'ASC');
+  // Keys first: each kind's first `offset + limit` rows in order, merged and cut to the page; only
+  // the page's rows then read their events (by primary key), however many rows match.
+  const branches = parts.map(({ kind, where }) => {
+    const { from, ts } = searchTables[kind];
+    return sql`(SELECT ${kind}::text AS kind, e.id, e.company_id, ${ts} AS ts FROM ${from} WHERE ${where}
+      ORDER BY ${ts} ${direction}, e.id ${direction} LIMIT ${page.offset + page.limit})`;
+  });
+  const order = sql`p.ts ${direction}, p.kind ${direction}, p.id ${direction}`;
+  const event = sql`CASE ${sql.join(
+    parts.map(({ kind }) => sql`WHEN p.kind = ${kind}::text THEN ${eventOf[kind]}`),
+    ' ',
+  )} END`;
+  const [result, ...counts] = await Promise.all([
+    db.query<HitRow>(sql`SELECT p.kind, p.id, p.company_id, p.ts, ${event} AS event
+      FROM (SELECT p.kind, p.id, p.company_id, p.ts FROM (${sql.join(branches, ' UNION ALL ')}) p
+            ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) p
+      ORDER BY ${order}`),
+    ...parts.map(({ kind, where }) =>
+      db.query<{ count: string | number }>(
+        sql`SELECT count(*)::int8 AS count FROM ${searchTables[kind].from} WHERE ${where}`,
+      ),
+    ),
+  ]);
+  const count = counts.reduce((sum, counted) => sum + Number(counted.rows[0]?.count ?? 0), 0);
+  const hits = result.rows.map((row) => ({
+    kind: row.kind,
+    id: Number(row.id),
+    company_id: Number(row.company_id),
+    ts: new Date(row.ts).toISOString(),
+    event: row.event,
+  }));
+  return { hits, count };
+}
+
+/**
+ * Hits per bucket of `seconds` and per kind; a bucket is numbered by its start in seconds since
+ * the epoch divided by its width. Only buckets with hits come back.
+ */
+export async function searchBuckets(
+  db: Queryable,
+  search: SearchScope,
+  seconds: number,
+): Promise<{ kind: SearchKind; bucket: number; count: number }[]> {
+  const parts = conditions(search);
+  const results = await Promise.all(
+    parts.map(({ kind, where }) => {
+      const { from, ts } = searchTables[kind];
+      return db.query<{ bucket: string | number; count: string | number }>(sql`
+        SELECT floor(extract(epoch FROM ${ts}) / ${seconds}::int8)::int8 AS bucket, count(*)::int8 AS count
+        FROM ${from} WHERE ${where} GROUP BY 1`);
+    }),
+  );
+  return results.flatMap((result, index) =>
+    result.rows.map((row) => ({ kind: parts[index]!.kind, bucket: Number(row.bucket), count: Number(row.count) })),
+  );
+}

@@ -1,0 +1,142 @@
+import {
+  checkQuery,
+  parseQuery,
+  searchKinds,
+  type QueryNode,
+  type QueryProblem,
+  type SearchAnswer,
+  type SearchBody,
+  type SearchHistogram,
+  type SearchKind,
+} from '@vigil/contract';
+import type { Database } from '../../db/database';
+import { can, type Actor } from '../../http/actor';
+import { forbidden, ValidationError } from '../../http/errors';
+import { inScope } from '../../http/tenancy';
+import { bucketRange, bucketWidth } from './search-buckets';
+import { SearchCompileError } from './search-sql';
+import { searchBuckets, searchPage, type SearchScope } from './search.repository';
+
+/** The permission basename of each kind: viewing its list is what searching it needs. */
+export const kindBasenames: Record<SearchKind, string> = {
+  network: 'network',
+  endpoint: 'eclipse_events',
+  mail: 'mailing',
+  alerts: 'alerts',
+};
+
+/** A problem of the query as its field error: where (1-based) and what. */
+const queryError = (problem: Pick<QueryProblem, 'position' | 'message'>) =>
+  ValidationError.field('query', `At position ${problem.position + 1}: ${problem.message}`);
+
+export interface SearchPaging {
+  page: number;
+  page_size: number;
+  ordering: '-ts' | 'ts';
+}
+
+/** Searches over events and alerts, in the caller's scope and kinds. */
+export class SearchService {
+  constructor(private readonly db: Database) {}
+
+  /** The checked query, the kinds the caller may view and the companies asked for, or the refusal. */
+  private prepare(actor: Actor, body: SearchBody, now: Date): SearchScope {
+    const parsed = parseQuery(body.query);
+    if (!parsed.ok) throw queryError(parsed.problem);
+    const ast: QueryNode | null = parsed.ast;
+    if (ast !== null) {
+      const problems = checkQuery(ast, body.kinds);
+      if (problems.length > 0) throw queryError(problems[0]!);
+    }
+    const refused = searchKinds.filter((kind) => body.kinds.includes(kind) && !can(actor, kindBasenames[kind], 'view'));
+    if (refused.length > 0) throw forbidden(`You may not view ${refused.join(', ')}, so you cannot search them.`);
+    const companies =
+      body.company_id === undefined ? null : Array.isArray(body.company_id) ? body.company_id : [body.company_id];
+    const outside = (companies ?? []).filter((id) => !inScope(actor.scope, id));
+    if (outside.length > 0) {
+      throw ValidationError.field(
+        'company_id',
+        outside.length === 1 ? `No company with id ${outside[0]}.` : `No companies with ids ${outside.join(', ')}.`,
+      );
+    }
+    return {
+      kinds: body.kinds,
+      ast,
+      scope: actor.scope,
+      companies,
+      from: new Date(body.from),
+      to: new Date(body.to),
+      now,
+    };
+  }
+
+  /** Runs a compiled search step, turning a value the compiler refuses into the query's field error. */
+  private async compiled<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof SearchCompileError) throw queryError(error);
+      throw error;
+    }
+  }
+
+  /** One page of hits with the count, and the links to the pages beside it (built from `url`). */
+  async run(actor: Actor, body: SearchBody, paging: SearchPaging, url: string): Promise<SearchAnswer> {
+    const search = this.prepare(actor, body, new Date());
+    const { page, page_size: pageSize, ordering } = paging;
+    const { hits, count } = await this.compiled(() =>
+      searchPage(this.db, search, {
+        descending: ordering === '-ts',
+        limit: pageSize,
+        offset: (page - 1) * pageSize,
+      }),
+    );
+    const lastPage = Math.max(1, Math.ceil(count / pageSize));
+    if (page > lastPage) {
+      throw ValidationError.field(
+        'page',
+        count === 0
+          ? `Page ${page} is past the end: nothing matches this search.`
+          : `Page ${page} is past the end: there ${lastPage === 1 ? 'is 1 page' : `are ${lastPage} pages`}.`,
+      );
+    }
+    const link = (target: number) => {
+      const next = new URL(url);
+      next.searchParams.set('page', String(target));
+      next.searchParams.set('page_size', String(pageSize));
+      next.searchParams.set('ordering', ordering);
+      return next.toString();
+    };
+    return {
+      results: hits,
+      count,
+      next: page < lastPage ? link(page + 1) : null,
+      previous: page > 1 ? link(page - 1) : null,
+    };
+  }
+
+  /** Hits per bucket of a nice width over the time range, every bucket present, per kind. */
+  async histogram(actor: Actor, body: SearchBody): Promise<SearchHistogram> {
+    const search = this.prepare(actor, body, new Date());
+    const width = bucketWidth(search.from, search.to);
+    const counted = await this.compiled(() => searchBuckets(this.db, search, width));
+    const buckets = new Map(
+      bucketRange(search.from, search.to, width).map((bucket) => [
+        bucket,
+        {
+          start: new Date(bucket * width * 1000).toISOString(),
+          count: 0,
+          // Every kind is named; those not searched stay 0.
+          by_kind: Object.fromEntries(searchKinds.map((kind) => [kind, 0])) as Record<SearchKind, number>,
+        },
+      ]),
+    );
+    for (const { kind, bucket, count } of counted) {
+      const found = buckets.get(bucket);
+      if (!found) continue;
+      found.count += count;
+      found.by_kind[kind] += count;
+    }
+    return { interval_seconds: width, buckets: [...buckets.values()] };
+  }
+}
