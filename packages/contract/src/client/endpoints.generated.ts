@@ -231,6 +231,10 @@ export const endpoints = {
       import: ref<typeof declared.rules.yara.import>('POST', '/api/rules/yara/import/'),
     },
   },
+  search: {
+    run: ref<typeof declared.search.run>('POST', '/api/search/run/'),
+    histogram: ref<typeof declared.search.histogram>('POST', '/api/search/histogram/'),
+  },
   sessions: {
     list: listRef<typeof declared.sessions.list>('POST', '/api/sessions/check/', { basename: 'sessions', orderings: ['created_at', 'last_seen_at'], defaultOrdering: ['-last_seen_at'], filters: { current: 'boolean', search: 'string' } }),
     count: ref<typeof declared.sessions.count>('POST', '/api/sessions/count/'),

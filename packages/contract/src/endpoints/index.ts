@@ -16,6 +16,7 @@ import { liveEndpoints } from './live';
 import { mailEndpoints } from './mail';
 import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
+import { searchEndpoints } from './search';
 import { ruleEndpoints } from './rules';
 import { sessionEndpoints } from './sessions';
 import { softwareEndpoints } from './software';
@@ -49,6 +50,7 @@ export const endpoints = {
   matchers: matcherEndpoints,
   roles: roleEndpoints,
   rules: ruleEndpoints,
+  search: searchEndpoints,
   sessions: sessionEndpoints,
   software: softwareEndpoints,
   sso: ssoEndpoints,
