@@ -6,7 +6,8 @@
  *
  * The real server runs as its own process (as in production), on a scratch database created for
  * the run (dropped afterwards) or, without a URL, on embedded PGlite in a temporary directory.
- * BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 32) tune the load.
+ * BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 32) tune the load; BENCH_SERVER_PROFILE=<dir>
+ * makes both servers write a V8 CPU profile there when they stop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -29,7 +30,10 @@ function startProcess(
   env: Record<string, string>,
   marker: RegExp,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const profile = process.env.BENCH_SERVER_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -204,6 +204,28 @@ describe('assets', () => {
         .filter({ hasText: `${c.importedName}-2` })
         .waitFor({ state: 'detached' });
 
+      // The merged asset's page: edit its name's fully qualified form, then split its address off into a new asset.
+      await page.getByTestId('asset-row').filter({ hasText: c.importedName }).first().click();
+      await page.getByTestId('asset-facts').waitFor();
+      await page.getByTestId('asset-edit').click();
+      await page.getByTestId('asset-fqdn').fill(`${c.importedName.toLowerCase()}.corp.example`);
+      await page.getByTestId('asset-os-name').fill('Ubuntu');
+      await page.getByTestId('asset-form-submit').click();
+      await page.getByTestId('asset-form').waitFor({ state: 'detached' });
+      await page.getByTestId('asset-facts').getByText(`${c.importedName.toLowerCase()}.corp.example`).waitFor();
+      const importedIp = `10.20.31.${language === 'en' ? 10 : 11}`;
+      await page.getByTestId('asset-split').click();
+      await page.getByTestId('asset-split-name').fill(`${c.importedName}-NIC2`);
+      await page.getByTestId('asset-split').getByRole('checkbox', { name: importedIp }).check();
+      await screenshot(page, `asset-split-${language}`);
+      await page.getByTestId('asset-split-submit').click();
+      await page.waitForFunction(
+        (name) => document.querySelector('[data-testid="asset-title"]')?.textContent?.includes(name),
+        `${c.importedName}-NIC2`,
+      );
+      expect(await page.getByTestId('asset-facts').textContent()).toContain(importedIp);
+      await goInApp(page, ASSETS, '[data-testid="asset-row"]');
+
       // Asset IP hosts: the address typed by hand, held by the asset.
       await goInApp(page, IP_HOSTS, '[data-testid="ip-host-row"]');
       expect((await page.getByTestId('ip-host-row').allTextContents()).join('\n')).toContain(c.ip);

@@ -93,6 +93,7 @@ export function AssetForm({ asset, onClose }: { asset: Asset | null; onClose: (s
           value={form.osName}
           onChange={(event) => set('osName', event.currentTarget.value)}
           error={error('osName')}
+          data-testid="asset-os-name"
         />
         <TextInput
           label={t('assets.fields.osVersion')}
@@ -109,6 +110,7 @@ export function AssetForm({ asset, onClose }: { asset: Asset | null; onClose: (s
         onChange={(event) => set('fqdn', event.currentTarget.value)}
         error={error('fqdn')}
         classNames={{ input: 'vigil-cell-mono' }}
+        data-testid="asset-fqdn"
       />
       <TagsInput
         label={t('assets.fields.ips')}
@@ -180,6 +182,7 @@ export function AssetForm({ asset, onClose }: { asset: Asset | null; onClose: (s
         value={form.notes}
         onChange={(event) => set('notes', event.currentTarget.value)}
         error={error('notes')}
+        data-testid="asset-notes"
       />
       {!asset && me.companies.length > 1 && (
         <CompanySelect value={form.companyId} onChange={(id) => set('companyId', id)} error={error('companyId')} />

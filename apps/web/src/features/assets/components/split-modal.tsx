@@ -1,7 +1,7 @@
 import { Alert, Checkbox, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormActions, FormError, FormFrame, fieldError } from '../../../components/form';
+import { FormActions, FormError, FormFrame, fieldProblem } from '../../../components/form';
 import { useTranslation } from '../../../lib/i18n';
 import { notify } from '../../../lib/notifications';
 import { assetKeys, splitAsset, type Asset } from '../api/assets';
@@ -33,7 +33,7 @@ export function SplitModal({
 }
 
 function SplitForm({ asset, onClose }: { asset: Asset; onClose: (created?: Asset) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const labels = useAssetLabels();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
@@ -74,7 +74,7 @@ function SplitForm({ asset, onClose }: { asset: Asset; onClose: (created?: Asset
         maxLength={255}
         value={name}
         onChange={(event) => setName(event.currentTarget.value)}
-        error={fieldError(split.error, 'name')}
+        error={fieldProblem(split.error, 'name', i18n.language, () => t('assets.errors.name'))}
         data-autofocus
         data-testid="asset-split-name"
       />
