@@ -18,6 +18,9 @@ const knownValues: Record<string, readonly string[]> = {
   file_stored: ['true', 'false'],
 };
 
+/** The box's placeholder: a query reads the same in every language. */
+const QUERY_EXAMPLE = 'process_name: powershell.exe and command_line: "-enc"';
+
 interface Suggestion {
   value: string;
   label: string;
@@ -102,7 +105,7 @@ export function QueryInput({
         <Textarea
           ref={input}
           label={t('search.queryLabel')}
-          placeholder={t('search.queryPlaceholder')}
+          placeholder={QUERY_EXAMPLE}
           value={value}
           autosize
           minRows={1}

@@ -98,17 +98,31 @@ function ProblemLine({ query, problem }: { query: string; problem: QueryProblem 
   );
 }
 
+/** An example of each line of the syntax help; queries are the same in every language. */
+const helpExamples = {
+  line1: 'host_name: ws-acc-01',
+  line2: 'command_line: "-enc SQBFAFgA"',
+  line3: 'dns_rrname: *.example.ru',
+  line4: 'src_ip: 10.0.0.0/8 or dest_ip: 2001:db8::1',
+  line5: 'dest_port >= 1024 and ts >= now-24h and src_port: [1024 to 2048]',
+  line6: 'dest_port: (80 or 443) and user_name: *',
+  line7: 'not (proto: UDP or dest_port: 53)',
+  line8: 'mimikatz',
+} as const;
+
 /** The syntax in short and the fields of the data chosen. */
 function SyntaxHelp({ kinds }: { kinds: readonly SearchKind[] }) {
   const { t } = useTranslation();
   const fields = commonFields(kinds);
-  const lines = ['line1', 'line2', 'line3', 'line4', 'line5', 'line6', 'line7', 'line8'] as const;
+  const lines = Object.entries(helpExamples) as [keyof typeof helpExamples, string][];
   return (
     <Stack gap="xs" className="vigil-search-help" maw={560} data-testid="search-help">
       <Text fw={600}>{t('search.help.title')}</Text>
       <ul>
-        {lines.map((line) => (
-          <li key={line}>{t(`search.help.${line}`)}</li>
+        {lines.map(([line, example]) => (
+          <li key={line}>
+            {t(`search.help.${line}`)}: <code>{example}</code>
+          </li>
         ))}
       </ul>
       <Text fw={600} size="sm">
