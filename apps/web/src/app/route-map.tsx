@@ -54,6 +54,10 @@ export interface NavSection {
 const view = (subject: PermissionCheck['subject']): PermissionCheck => ({ action: 'view', subject });
 
 /** The pages that exist. Add a page: write it under features/<name>/, then set `page` on its route below. */
+const SearchPage = lazyPage(
+  () => import('../features/search/components/search-page'),
+  ['search', 'investigation', 'endpointActions', 'triage', 'list'],
+);
 const SystemLogPage = lazyPage(
   () => import('../features/system-logs/components/system-log-page'),
   ['systemLogs', 'list'],
@@ -259,6 +263,7 @@ export const routeMap: readonly NavSection[] = [
     id: 'searches',
     icon: IconSearch,
     routes: [
+      { id: 'search', path: '/search', permission: view('search'), page: SearchPage },
       { id: 'savedSearches', path: '/searches', permission: view('search') },
       { id: 'searchReports', path: '/searches/reports', permission: view('search/reports') },
       { id: 'complexReports', path: '/complex-reports', permission: view('complex-reports') },

@@ -16,6 +16,7 @@ import { liveEndpoints } from './live';
 import { mailEndpoints } from './mail';
 import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
+import { searchEndpoints } from './search';
 import { ruleEndpoints } from './rules';
 import { searchEndpoints } from './search';
 import { sessionEndpoints } from './sessions';

@@ -6,6 +6,8 @@ const all = (basename: string, actions: string[]): Permission => ({ basename, ac
 export const ANALYST_PERMISSIONS: Permission[] = [
   // The dashboard is every analyst's start page.
   all('widgets', ['view', 'add', 'change', 'delete']),
+  // One query over every kind of event and the alerts.
+  all('search', ['view']),
   all('alerts', ['view', 'change', 'export', 'bulk']),
   all('incidents', ['view', 'add', 'change', 'export']),
   all('mailing', ['view', 'export']),
@@ -44,6 +46,7 @@ export const PROVIDER_LEAD_PERMISSIONS: Permission[] = [
 
 export const CUSTOMER_ADMIN_PERMISSIONS: Permission[] = [
   all('widgets', ['view', 'add', 'change', 'delete']),
+  all('search', ['view']),
   all('alerts', ['view']),
   all('incidents', ['view']),
   all('network', ['view']),

@@ -14,6 +14,7 @@ import { matchers } from './en/matchers';
 import { profile } from './en/profile';
 import { roles } from './en/roles';
 import { rules } from './en/rules';
+import { search } from './en/search';
 import { sessions } from './en/sessions';
 import { software } from './en/software';
 import { systemLogs } from './en/system-logs';
@@ -46,6 +47,7 @@ export const en = {
   assets,
   matchers,
   rules,
+  search,
   employees,
   software,
 };

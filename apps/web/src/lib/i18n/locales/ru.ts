@@ -14,6 +14,7 @@ import { matchers } from './ru/matchers';
 import { profile } from './ru/profile';
 import { roles } from './ru/roles';
 import { rules } from './ru/rules';
+import { search } from './ru/search';
 import { sessions } from './ru/sessions';
 import { software } from './ru/software';
 import { systemLogs } from './ru/system-logs';
@@ -47,6 +48,7 @@ export const ru: Translation = {
   assets,
   matchers,
   rules,
+  search,
   employees,
   software,
 };

@@ -89,6 +89,7 @@ export const core = {
     warehouse: 'Warehouse',
     warehouseHashes: 'Warehouse hashes',
     searches: 'Searches and reports',
+    search: 'Search',
     savedSearches: 'Saved searches',
     searchReports: 'Search reports',
     complexReports: 'Complex reports',

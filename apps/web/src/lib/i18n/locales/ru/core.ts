@@ -92,6 +92,7 @@ export const core: Translation<typeof english> = {
     warehouse: 'Хранилище',
     warehouseHashes: 'Хеши хранилища',
     searches: 'Поиски и отчёты',
+    search: 'Поиск',
     savedSearches: 'Сохранённые поиски',
     searchReports: 'Отчёты по поискам',
     complexReports: 'Комплексные отчёты',

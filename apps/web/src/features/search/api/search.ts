@@ -1,0 +1,22 @@
+import type { SearchBody } from '@vigil/contract';
+import { endpoints } from '@vigil/contract/client';
+import { call, type Camelize } from '../../../lib/http';
+
+/** One page of a search's results (`POST /api/search/run/`). */
+export const runSearch = (
+  body: Camelize<SearchBody>,
+  page: number,
+  pageSize: number,
+  ordering: '-ts' | 'ts',
+  signal?: AbortSignal,
+) => call(endpoints.search.run, { query: { page, pageSize, ordering }, body, signal });
+
+/** How the hits spread over the time range (`POST /api/search/histogram/`). */
+export const searchHistogram = (body: Camelize<SearchBody>, signal?: AbortSignal) =>
+  call(endpoints.search.histogram, { body, signal });
+
+export const searchKeys = {
+  all: ['search'] as const,
+  run: (body: Camelize<SearchBody>, ordering: string) => ['search', 'run', body, ordering] as const,
+  histogram: (body: Camelize<SearchBody>) => ['search', 'histogram', body] as const,
+};
