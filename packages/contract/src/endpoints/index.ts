@@ -18,7 +18,6 @@ import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
 import { searchEndpoints } from './search';
 import { ruleEndpoints } from './rules';
-import { searchEndpoints } from './search';
 import { sessionEndpoints } from './sessions';
 import { softwareEndpoints } from './software';
 import { ssoEndpoints } from './sso';
