@@ -146,7 +146,8 @@ describe('search', () => {
       await page.goto(`${server.url}/search?kind=endpoint&q=${encodeURIComponent('command_line: "-enc"')}`);
       await rows().first().waitFor();
       await rows().first().click();
-      await page.getByTestId('endpoint-drawer').waitFor();
+      await page.getByTestId('endpoint-drawer').getByTestId('raw-json').waitFor();
+      expect(await page.getByTestId('endpoint-drawer').textContent()).toContain('-enc');
       await screenshot(page, `search-drawer-${language}`);
     });
   }

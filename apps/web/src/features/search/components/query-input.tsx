@@ -1,6 +1,6 @@
 import { Combobox, Group, Text, Textarea, useCombobox } from '@mantine/core';
 import { commonFields, fieldFor, type QueryProblem, type SearchKind } from '@vigil/contract/query';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { valueAtCursor, wordAtCursor } from '../lib/query-problems';
 
@@ -77,6 +77,11 @@ export function QueryInput({
         insert: `${name}: `,
       }));
   }, [value, cursor, fields, kinds, t]);
+
+  // The first suggestion is always the one Enter takes (arrows move from it).
+  useEffect(() => {
+    if (suggestions.length > 0 && combobox.dropdownOpened) combobox.selectFirstOption();
+  }, [suggestions, combobox]);
 
   const choose = (suggestion: Suggestion) => {
     const next = `${value.slice(0, suggestion.start)}${suggestion.insert}${value.slice(cursor)}`;

@@ -49,6 +49,14 @@ export function SearchHistogramBars({
           );
         })}
       </div>
+      {histogram.buckets.length > 0 && (
+        <div className="vigil-search-histogram__axis">
+          <span>{formatDate(histogram.buckets[0]!.start, 'isoDateTime')}</span>
+          <span>
+            {formatDate(new Date(Date.parse(histogram.buckets.at(-1)!.start) + width).toISOString(), 'isoDateTime')}
+          </span>
+        </div>
+      )}
     </div>
   );
 }

@@ -286,7 +286,13 @@ export default function SearchPage() {
             >
               <Group gap={6}>
                 {searchKinds.map((kind) => (
-                  <Chip key={kind} value={kind} size="sm" disabled={!allowed[kind]} data-testid={`search-kind-${kind}`}>
+                  <Chip
+                    key={kind}
+                    value={kind}
+                    size="sm"
+                    disabled={!allowed[kind]}
+                    wrapperProps={{ 'data-testid': `search-kind-${kind}` }}
+                  >
                     {t(`search.kinds.${kind}`)}
                   </Chip>
                 ))}
