@@ -580,3 +580,45 @@ describe('POST /api/search/histogram/', () => {
     expect(refused.status).toBe(403);
   });
 });
+
+describe('POST /api/search/export/', () => {
+  it('hands the hits to a holder of raw_export as CSV or JSON lines, and refuses anyone else', async () => {
+    const search = bodyOf({ kinds: ['mail', 'alerts'] });
+    const refused = await analyst.post<{ detail: string }>('/api/search/export/?format=csv', search);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/raw_export/);
+
+    await t.db.query(
+      sql`UPDATE users SET privileged_settings = '{"raw_export": true}'::jsonb WHERE username = 'alice'`,
+    );
+    const found = await hits(analyst, { kinds: ['mail', 'alerts'] });
+    const csv = await analyst.post<string>('/api/search/export/?format=csv', search);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="vigil-search-.+\.csv"$/);
+    expect(csv.headers.get('x-vigil-truncated')).toBe('false');
+    const lines = csv.body.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('kind,id,company_id,ts,event');
+    expect(lines).toHaveLength(found.length + 1);
+    // The event column is the hit's JSON, quotes doubled; the subject with its % survives.
+    const mailLine = lines.find((line) => line.startsWith('"mail"'))!;
+    const eventJson = mailLine.slice(mailLine.indexOf(',"{') + 2, -1).replaceAll('""', '"');
+    expect(JSON.parse(eventJson)).toHaveProperty('subject');
+    expect(csv.body).toContain('Invoice 50% overdue');
+
+    const json = await analyst.post<string>('/api/search/export/?format=json', search);
+    expect(json.status).toBe(200);
+    expect(json.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const exported = json.body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as SearchHit);
+    expect(exported.map((h) => `${h.kind}:${h.id}`)).toEqual(found.map((h) => `${h.kind}:${h.id}`));
+    // Never another company's.
+    expect(new Set(exported.map((h) => h.company_id))).toEqual(new Set([alpha]));
+
+    // A bad query and a bad format are refused like any other search.
+    expect((await analyst.post('/api/search/export/?format=xml', search)).status).toBe(400);
+    expect((await analyst.post('/api/search/export/', { ...search, query: 'subject: (' })).status).toBe(400);
+  });
+});

@@ -38,6 +38,16 @@ export const searchPageQuerySchema = z
   })
   .strict();
 
+/** Most hits one export carries (newest first); narrow the search for the rest. */
+export const MAX_SEARCH_EXPORT_ROWS = 10_000;
+
+/** The file format of an export. */
+export const searchExportQuerySchema = z
+  .object({
+    format: z.enum(['csv', 'json'], { message: 'The format is csv or json.' }).default('csv'),
+  })
+  .strict();
+
 /** One thing a search found: an event of one kind, or an alert. */
 export const searchHitSchema = z.object({
   kind: z.enum(searchKinds),

@@ -234,6 +234,7 @@ export const endpoints = {
   search: {
     run: ref<typeof declared.search.run>('POST', '/api/search/run/'),
     histogram: ref<typeof declared.search.histogram>('POST', '/api/search/histogram/'),
+    export: ref<typeof declared.search.export>('POST', '/api/search/export/'),
   },
   sessions: {
     list: listRef<typeof declared.sessions.list>('POST', '/api/sessions/check/', { basename: 'sessions', orderings: ['created_at', 'last_seen_at'], defaultOrdering: ['-last_seen_at'], filters: { current: 'boolean', search: 'string' } }),

@@ -1,5 +1,12 @@
-import { endpoint, permission } from '../endpoint';
-import { searchAnswerSchema, searchBodySchema, searchHistogramSchema, searchPageQuerySchema } from '../search';
+import { endpoint, permission, rawAnswer } from '../endpoint';
+import {
+  MAX_SEARCH_EXPORT_ROWS,
+  searchAnswerSchema,
+  searchBodySchema,
+  searchExportQuerySchema,
+  searchHistogramSchema,
+  searchPageQuerySchema,
+} from '../search';
 
 const tag = 'search';
 const access = permission('search', 'view');
@@ -35,5 +42,22 @@ export const searchEndpoints = {
     readsOnly: true,
     body: searchBodySchema,
     responses: { 200: searchHistogramSchema },
+  }),
+  export: endpoint({
+    method: 'POST',
+    path: '/api/search/export/',
+    summary: 'Export a search’s hits as a file',
+    description:
+      `The newest ${MAX_SEARCH_EXPORT_ROWS.toLocaleString('en-US')} hits of the same body as \`run/\`, as CSV (kind, id, ` +
+      'company, time and the event as JSON) or as JSON lines, in an attachment. Needs the `raw_export` ' +
+      'privilege besides `search` view (403 otherwise); the header `x-vigil-truncated: true` says more hits matched.',
+    tag,
+    access,
+    readsOnly: true,
+    query: searchExportQuerySchema,
+    body: searchBodySchema,
+    responses: {
+      200: rawAnswer('The hits, as `text/csv` or `application/x-ndjson`.', 'text/csv'),
+    },
   }),
 };

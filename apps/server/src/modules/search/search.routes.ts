@@ -15,4 +15,22 @@ export async function registerSearch(app: FastifyInstance, deps: AppDeps): Promi
   );
 
   route(app, api.histogram, async ({ request, body }) => searches.histogram(requireActor(request), body));
+
+  // The hits as a file for those allowed to take raw events out of the console.
+  route(app, api.export, async ({ request, reply, query, body }) => {
+    const { content, truncated } = await searches.export(requireActor(request), body, query.format);
+    const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+    return reply
+      .header(
+        'content-type',
+        query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      )
+      .header(
+        'content-disposition',
+        `attachment; filename="vigil-search-${stamp}.${query.format === 'csv' ? 'csv' : 'jsonl'}"`,
+      )
+      .header('x-content-type-options', 'nosniff')
+      .header('x-vigil-truncated', String(truncated))
+      .send(content);
+  });
 }

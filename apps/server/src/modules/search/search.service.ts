@@ -1,5 +1,6 @@
 import {
   checkQuery,
+  MAX_SEARCH_EXPORT_ROWS,
   parseQuery,
   searchKinds,
   type QueryNode,
@@ -7,12 +8,14 @@ import {
   type SearchAnswer,
   type SearchBody,
   type SearchHistogram,
+  type SearchHit,
   type SearchKind,
 } from '@vigil/contract';
 import type { Database } from '../../db/database';
 import { can, type Actor } from '../../http/actor';
 import { forbidden, ValidationError } from '../../http/errors';
 import { inScope } from '../../http/tenancy';
+import { holdsPrivilegedFlag } from '../users/users.repository';
 import { bucketRange, bucketWidth } from './search-buckets';
 import { SearchCompileError } from './search-sql';
 import { searchBuckets, searchPage, type SearchScope } from './search.repository';
@@ -115,6 +118,25 @@ export class SearchService {
     };
   }
 
+  /**
+   * The newest hits (up to MAX_SEARCH_EXPORT_ROWS) as a file: CSV with the event as a JSON column, or
+   * JSON lines. Needs the `raw_export` privilege: the events leave the console whole.
+   */
+  async export(
+    actor: Actor,
+    body: SearchBody,
+    format: 'csv' | 'json',
+  ): Promise<{ content: string; truncated: boolean }> {
+    if (!(await holdsPrivilegedFlag(this.db, actor.userId, 'raw_export'))) {
+      throw forbidden('Exporting search hits needs the raw_export privilege.');
+    }
+    const search = this.prepare(actor, body, new Date());
+    const { hits, count } = await this.compiled(() =>
+      searchPage(this.db, search, { descending: true, limit: MAX_SEARCH_EXPORT_ROWS, offset: 0 }),
+    );
+    return { content: format === 'csv' ? hitsAsCsv(hits) : hitsAsJsonLines(hits), truncated: count > hits.length };
+  }
+
   /** Hits per bucket of a nice width over the time range, every bucket present, per kind. */
   async histogram(actor: Actor, body: SearchBody): Promise<SearchHistogram> {
     const search = this.prepare(actor, body, new Date());
@@ -139,4 +161,21 @@ export class SearchService {
     }
     return { interval_seconds: width, buckets: [...buckets.values()] };
   }
+}
+
+/** One CSV field: quoted, quotes doubled (every value here is ours or JSON, so none starts a formula). */
+const csvField = (value: string | number) => `"${String(value).replaceAll('"', '""')}"`;
+
+/** Hits as CSV: kind, id, company, time, and the event as JSON. */
+export function hitsAsCsv(hits: readonly SearchHit[]): string {
+  const lines = ['kind,id,company_id,ts,event'];
+  for (const hit of hits) {
+    lines.push([hit.kind, hit.id, hit.company_id, hit.ts, JSON.stringify(hit.event)].map(csvField).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Hits as JSON lines, one hit a line. */
+export function hitsAsJsonLines(hits: readonly SearchHit[]): string {
+  return hits.map((hit) => `${JSON.stringify(hit)}\n`).join('');
 }

@@ -1,4 +1,4 @@
-export { configureHttp, http, isAboutField, request, readCookie } from './client';
+export { configureHttp, http, isAboutField, request, requestFile, readCookie } from './client';
 export type { ClientNotification, ErrorTexts, HttpHandlers, HttpMethod, RequestOptions } from './client';
 export { ApiError, hasFieldErrors, isCancelled } from './errors';
 export type { ApiErrorCode, ServerMessage } from './errors';

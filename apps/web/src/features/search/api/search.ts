@@ -1,6 +1,6 @@
 import type { SearchBody } from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
-import { call, type Camelize } from '../../../lib/http';
+import { call, requestFile, type Camelize } from '../../../lib/http';
 
 /** One page of a search's results (`POST /api/search/run/`). */
 export const runSearch = (
@@ -20,3 +20,17 @@ export const searchKeys = {
   run: (body: Camelize<SearchBody>, ordering: string) => ['search', 'run', body, ordering] as const,
   histogram: (body: Camelize<SearchBody>) => ['search', 'histogram', body] as const,
 };
+
+/** The newest hits as a file (`POST /api/search/export/`), saved by the browser under the server's name. */
+export async function exportSearch(body: Camelize<SearchBody>, format: 'csv' | 'json'): Promise<void> {
+  const { blob, filename } = await requestFile(endpoints.search.export.path, body, { format });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename ?? `vigil-search.${format === 'csv' ? 'csv' : 'jsonl'}`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has the bytes once the click is handled.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -62,4 +62,6 @@ export const search = {
   },
   openEvent: 'Open',
   export: 'Export',
+  exportCsv: 'CSV, the newest 10,000 hits',
+  exportJson: 'JSON lines, the newest 10,000 hits',
 };

@@ -62,4 +62,6 @@ export const search = {
   },
   openEvent: 'Открыть',
   export: 'Экспорт',
+  exportCsv: 'CSV, последние 10 000 совпадений',
+  exportJson: 'JSON по строкам, последние 10 000 совпадений',
 };
