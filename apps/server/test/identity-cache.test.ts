@@ -50,7 +50,9 @@ describe('identity cache', () => {
     };
     visit(endpoints);
     expect(readsOnly.length).toBeGreaterThan(20);
-    for (const route of readsOnly) expect(route).toMatch(/^POST \/api\/.*\/(check|count|expand|data|test)\/$/);
+    for (const route of readsOnly) {
+      expect(route).toMatch(/^POST \/api\/(.*\/(check|count|expand|data|test)|search\/(run|histogram|export))\/$/);
+    }
   });
 
   it('never lets a signed-out, archived or ended session through after the write that ended it', async () => {
