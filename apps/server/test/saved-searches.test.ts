@@ -419,6 +419,32 @@ describe('runs and reports', () => {
     expect((await bob.get(`/api/search/reports/${report!.id}/`)).status).toBe(404);
   });
 
+  it('reads a batch that committed after a later run, and reads again what a failed run left', async () => {
+    const saved = await save(alice, { name: 'Late', query: 'dest_port: 7777', type: ['network'], enabled: true });
+    await ingest(alphaKey, [flow(7777)]);
+    expect((await runNow(alice, saved.id)).body.hits).toBe(1);
+    // A batch received just after the saved search was enabled whose transaction committed only now.
+    await ingest(alphaKey, [flow(7777), flow(7777)]);
+    await t.db.query(sql`
+      UPDATE ingest_batches SET received_at = (SELECT enabled_at + interval '1 millisecond' FROM saved_searches
+                                               WHERE id = ${saved.id})
+      WHERE id = (SELECT max(id) FROM ingest_batches WHERE company_id = ${alpha})`);
+    expect((await runNow(alice, saved.id)).body.hits).toBe(2);
+
+    // A run that fails before it commits leaves no report and no ledger row: the next one reads the same events.
+    await ingest(alphaKey, [flow(7777)]);
+    await t.db.query(sql`ALTER TABLE search_reports ADD CONSTRAINT test_no_reports CHECK (hit_count < 0) NOT VALID`);
+    try {
+      expect((await runNow(alice, saved.id)).status).toBe(500);
+    } finally {
+      await t.db.query(sql`ALTER TABLE search_reports DROP CONSTRAINT test_no_reports`);
+    }
+    expect((await runNow(alice, saved.id)).body).toEqual({ hits: 1, reports: 1, alerts: 0 });
+    expect((await reportsOf(alice, saved.id)).map((r) => r.hit_count)).toEqual([1, 2, 1]);
+    const counted = await alice.post<{ count: number }>('/api/search/reports/count/', { saved_search_id: saved.id });
+    expect(counted.body.count).toBe(3);
+  });
+
   it('writes one report per company for a saved search shared with companies, each seen by its company', async () => {
     const saved = await save(sam, {
       name: 'Port 8081',
