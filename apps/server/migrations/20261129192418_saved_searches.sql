@@ -3,7 +3,9 @@
 
 -- A query over kinds of data, owned by a user and shared with nobody, its company or chosen
 -- companies. An enabled one runs every interval_minutes over the ingest batches that arrived
--- since enabled_at and that it has not read yet (saved_search_batches).
+-- since enabled_at and that it has not read yet (saved_search_batches). batches_from: every batch
+-- received before it has been read (a run that left nothing moves it to an hour before its start),
+-- so a run looks no further back.
 CREATE TABLE saved_searches (
   id                bigserial PRIMARY KEY,
   uuid              uuid NOT NULL DEFAULT gen_random_uuid() UNIQUE,
@@ -18,6 +20,7 @@ CREATE TABLE saved_searches (
   interval_minutes  integer NOT NULL DEFAULT 15,
   alert             jsonb,
   enabled_at        timestamptz,
+  batches_from      timestamptz,
   last_run_at       timestamptz,
   last_hits         integer,
   next_run_at       timestamptz,

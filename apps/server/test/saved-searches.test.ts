@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { sql } from '../src/db/sql';
 import { requestSavedSearchRuns } from '../src/modules/saved-searches/saved-search-runs';
+import { pruneReadBatches } from '../src/modules/saved-searches/search-reports.repository';
 import type { Detail, Errors } from './helpers/auth-helpers';
 import type { TestClient } from './helpers/http-client';
 import { buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';
@@ -443,6 +444,51 @@ describe('runs and reports', () => {
     expect((await reportsOf(alice, saved.id)).map((r) => r.hit_count)).toEqual([1, 2, 1]);
     const counted = await alice.post<{ count: number }>('/api/search/reports/count/', { saved_search_id: saved.id });
     expect(counted.body.count).toBe(3);
+  });
+
+  it('forgets ledger rows no run can need: batches before its look-back, batches retention deleted', async () => {
+    const saved = await save(alice, { name: 'Ledger', query: 'dest_port: 6666', type: ['network'], enabled: true });
+    await ingest(alphaKey, [flow(6666)]);
+    await ingest(alphaKey, [flow(6666)]);
+    expect((await runNow(alice, saved.id)).body.hits).toBe(2);
+    const ledger = async () =>
+      (
+        await t.db.query<{ n: number }>(
+          sql`SELECT count(*)::int AS n FROM saved_search_batches WHERE saved_search_id = ${saved.id}`,
+        )
+      ).rows[0]!.n;
+    expect(await ledger()).toBe(2);
+    await pruneReadBatches(t.db);
+    expect(await ledger()).toBe(2);
+    // Three days on: the batches were received and read long before the look-back of the saved search.
+    const batchIds = (
+      await t.db.query<{ batch_id: number }>(
+        sql`SELECT batch_id FROM saved_search_batches WHERE saved_search_id = ${saved.id}`,
+      )
+    ).rows.map((r) => Number(r.batch_id));
+    await t.db.query(sql`UPDATE ingest_batches SET received_at = received_at - interval '3 days'
+                         WHERE company_id = ${alpha} AND id = ANY(${batchIds}::int8[])`);
+    await t.db.query(sql`UPDATE saved_search_batches SET read_at = read_at - interval '3 days'
+                         WHERE saved_search_id = ${saved.id}`);
+    await t.db.query(sql`UPDATE saved_searches SET enabled_at = enabled_at - interval '3 days',
+                         batches_from = now() WHERE id = ${saved.id}`);
+    await pruneReadBatches(t.db);
+    expect(await ledger()).toBe(0);
+    // Nothing is read again: the look-back starts after those batches.
+    expect((await runNow(alice, saved.id)).body.hits).toBe(0);
+
+    // A batch retention has deleted is forgotten too, once its reading is a day old.
+    await ingest(alphaKey, [flow(6666)]);
+    expect((await runNow(alice, saved.id)).body.hits).toBe(1);
+    await t.db.query(sql`DELETE FROM ingest_batches WHERE company_id = ${alpha}
+                         AND id = (SELECT batch_id FROM saved_search_batches WHERE saved_search_id = ${saved.id})`);
+    await pruneReadBatches(t.db);
+    expect(await ledger()).toBe(1);
+    await t.db.query(sql`UPDATE saved_search_batches SET read_at = read_at - interval '2 days'
+                         WHERE saved_search_id = ${saved.id}`);
+    await pruneReadBatches(t.db);
+    expect(await ledger()).toBe(0);
+    expect((await runNow(alice, saved.id)).body.hits).toBe(0);
   });
 
   it('writes one report per company for a saved search shared with companies, each seen by its company', async () => {

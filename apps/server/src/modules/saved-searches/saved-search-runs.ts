@@ -25,6 +25,9 @@ export const BATCHES_PER_RUN = 500;
 /** Saved searches one job run takes before it queues the next job run for the rest. */
 const SEARCHES_PER_JOB = 50;
 
+/** How often a process forgets ledger rows no run can need. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
 /** Asks for a run of the due saved searches (one waiting job serves every ask). */
 export async function requestSavedSearchRuns(tx: Queryable): Promise<void> {
   await enqueueJobOnce(tx, SAVED_SEARCH_RUN_JOB);
@@ -84,9 +87,14 @@ export class SavedSearchRuns {
     private readonly log: { warn(o: object, m: string): void },
   ) {}
 
+  private prunedAt = 0;
+
   /** The job's handler: the due saved searches, then another job run when some are left. */
   async runJob(): Promise<void> {
-    await pruneReadBatches(this.db);
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await pruneReadBatches(this.db);
+    }
     const due = await dueSavedSearches(this.db, SEARCHES_PER_JOB);
     let more = due.length === SEARCHES_PER_JOB;
     for (const id of due) {
@@ -123,7 +131,12 @@ export class SavedSearchRuns {
     const kinds = saved.kinds.filter((kind): kind is BatchedSearchKind => kind !== 'alerts');
     const picked = await unreadBatches(
       tx,
-      { id: saved.id, kinds, companyIds: runCompanies(saved), since: new Date(saved.enabled_at!) },
+      {
+        id: saved.id,
+        kinds,
+        companyIds: runCompanies(saved),
+        since: new Date(saved.batches_from ?? saved.enabled_at!),
+      },
       BATCHES_PER_RUN + 1,
     );
     const more = picked.length > BATCHES_PER_RUN;

@@ -32,6 +32,8 @@ export interface SavedSearchRow {
   interval_minutes: number;
   alert: SavedSearchAlert | null;
   enabled_at: Date | null;
+  /** Every batch received before it has been read; null: since enabled_at. */
+  batches_from: Date | null;
   last_run_at: Date | null;
   last_hits: number | null;
   next_run_at: Date | null;
@@ -62,7 +64,7 @@ export const toSavedSearch = (row: SavedSearchRow): SavedSearch => ({
 });
 
 const columns = sql`s.id, s.uuid::text AS uuid, s.company_id, s.owner_id, o.username AS owner_name, s.name, s.query,
-  s.kinds, s.enabled, s.sharing, s.company_ids, s.interval_minutes, s.alert, s.enabled_at, s.last_run_at,
+  s.kinds, s.enabled, s.sharing, s.company_ids, s.interval_minutes, s.alert, s.enabled_at, s.batches_from, s.last_run_at,
   s.last_hits, s.next_run_at, s.created_at, s.updated_at`;
 const from = sql`saved_searches s LEFT JOIN users o ON o.id = s.owner_id`;
 
@@ -171,7 +173,8 @@ export async function updateSavedSearch(
 ): Promise<void> {
   const turnedOn = values.enabled && !before.enabled;
   const schedule = turnedOn
-    ? sql`enabled_at = now(), next_run_at = now() + make_interval(mins => ${values.intervalMinutes}::int4)`
+    ? sql`enabled_at = now(), batches_from = NULL,
+          next_run_at = now() + make_interval(mins => ${values.intervalMinutes}::int4)`
     : values.enabled
       ? sql`next_run_at = COALESCE(last_run_at, enabled_at, now()) + make_interval(mins => ${values.intervalMinutes}::int4)`
       : sql`next_run_at = NULL`;

@@ -124,14 +124,16 @@ export async function recordReadBatches(db: Queryable, savedSearchId: number, ba
 }
 
 /**
- * Forgets what runs read of batches retention has deleted (no run can pick those again), once the
- * reading is a day old.
+ * Forgets what runs read that no run can pick again: batches retention has deleted, and batches
+ * received before the saved search's `batches_from` (read a day before it, to be sure of clocks).
  */
 export async function pruneReadBatches(db: Queryable): Promise<number> {
   const result = await db.query(sql`
     DELETE FROM saved_search_batches l
     WHERE l.read_at < now() - interval '1 day'
-      AND NOT EXISTS (SELECT 1 FROM ingest_batches b WHERE b.company_id = l.company_id AND b.id = l.batch_id)`);
+      AND (NOT EXISTS (SELECT 1 FROM ingest_batches b WHERE b.company_id = l.company_id AND b.id = l.batch_id)
+           OR l.read_at < (SELECT COALESCE(s.batches_from, s.enabled_at) - interval '1 day' FROM saved_searches s
+                           WHERE s.id = l.saved_search_id))`);
   return result.rowCount;
 }
 
@@ -160,10 +162,20 @@ export async function insertSearchReport(db: Queryable, report: NewSearchReport)
   return Number(rows[0]!.id);
 }
 
-/** A run's end: when, how many hits, and the next run (at once when batches are left to read). */
+/**
+ * A run's end: when, how many hits, and the next run (at once when batches are left to read). A run
+ * that left nothing has read every batch committed when it began: only a batch received within the
+ * hour before may still commit (an ingest transaction lasts seconds), so later runs look back no
+ * further than that.
+ */
 export async function finishRun(db: Queryable, id: number, hits: number, more: boolean): Promise<void> {
   await db.query(sql`
     UPDATE saved_searches SET last_run_at = now(), last_hits = ${hits},
-      next_run_at = ${more ? sql`now()` : sql`now() + make_interval(mins => interval_minutes)`}
+      ${
+        more
+          ? sql`next_run_at = now()`
+          : sql`next_run_at = now() + make_interval(mins => interval_minutes),
+                batches_from = GREATEST(COALESCE(batches_from, enabled_at), now() - interval '1 hour')`
+      }
     WHERE id = ${id}`);
 }
