@@ -365,6 +365,11 @@ describe('runs and reports', () => {
     const first = await runNow(alice, saved.id);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toEqual({ hits: 2, reports: 1, alerts: 1 });
+    const audited = await t.db.query<{ action: string; changes: unknown }>(
+      sql`SELECT action, changes FROM system_logs WHERE object_type = 'saved_search' AND object_id = ${String(saved.id)}
+          AND action = 'run'`,
+    );
+    expect(audited.rows).toHaveLength(1);
 
     const [report] = await reportsOf(alice, saved.id);
     expect(report).toMatchObject({

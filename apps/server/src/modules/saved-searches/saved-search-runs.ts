@@ -113,13 +113,20 @@ export class SavedSearchRuns {
    * One run of a saved search. `scheduled`: only when it is enabled and due, and not while another
    * run holds it (null then); `now`: waits for a run under way and then reads what that one left.
    */
-  async run(id: number, mode: 'scheduled' | 'now'): Promise<RunOutcome | null> {
+  async run(
+    id: number,
+    mode: 'scheduled' | 'now',
+    /** Called in the run's transaction once it has run (a run by hand writes its audit record). */
+    after?: (tx: Queryable, saved: SavedSearchRow, outcome: RunOutcome) => Promise<void>,
+  ): Promise<RunOutcome | null> {
     const live: LiveEvent[] = [];
     const outcome = await this.db.transaction(async (tx) => {
       const saved = await findSavedSearch(tx, null, id, mode === 'scheduled' ? 'skip' : 'update');
       if (!saved || !saved.enabled || saved.enabled_at === null) return null;
       if (mode === 'scheduled' && (saved.next_run_at === null || new Date(saved.next_run_at) > new Date())) return null;
-      return this.runLocked(tx, saved, live);
+      const done = await this.runLocked(tx, saved, live);
+      await after?.(tx, saved, done);
+      return done;
     });
     if (live.length > 0) await this.pipeline.publish(live);
     return outcome;

@@ -118,18 +118,17 @@ export class SavedSearchesService {
   async runNow(actor: Actor, audit: AuditContext, id: number): Promise<SavedSearchRunAnswer> {
     const saved = await this.changeable(this.db, actor, id, false);
     if (!saved.enabled) throw ValidationError.field('enabled', 'Enable the saved search before running it.');
-    const outcome = await this.runs.run(id, 'now');
-    if (!outcome) throw ValidationError.field('enabled', 'Enable the saved search before running it.');
-    await this.db.transaction((tx) =>
+    const outcome = await this.runs.run(id, 'now', (tx, ran, done) =>
       recordAudit(tx, audit, {
         action: 'run',
         objectType: audited.objectType,
-        objectId: saved.id,
-        objectRepr: saved.name,
-        companyId: Number(saved.company_id),
-        after: { hits: outcome.hits, reports: outcome.reports, alerts: outcome.alerts },
+        objectId: ran.id,
+        objectRepr: ran.name,
+        companyId: Number(ran.company_id),
+        after: { hits: done.hits, reports: done.reports, alerts: done.alerts },
       }),
     );
+    if (!outcome) throw ValidationError.field('enabled', 'Enable the saved search before running it.');
     return { hits: outcome.hits, reports: outcome.reports, alerts: outcome.alerts };
   }
 
