@@ -9,7 +9,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { sql } from '../src/db/sql';
-import { requestSavedSearchRuns } from '../src/modules/saved-searches/saved-search-runs';
+import { requestSavedSearchRuns, SavedSearchRuns } from '../src/modules/saved-searches/saved-search-runs';
 import { pruneReadBatches } from '../src/modules/saved-searches/search-reports.repository';
 import type { Detail, Errors } from './helpers/auth-helpers';
 import type { TestClient } from './helpers/http-client';
@@ -494,6 +494,23 @@ describe('runs and reports', () => {
     await pruneReadBatches(t.db);
     expect(await ledger()).toBe(0);
     expect((await runNow(alice, saved.id)).body.hits).toBe(0);
+  });
+
+  it('reads at most so many batches a run, and the next run, due at once, reads on', async () => {
+    const saved = await save(alice, { name: 'Backlog', query: 'dest_port: 5555', type: ['network'], enabled: true });
+    for (let i = 0; i < 5; i++) await ingest(alphaKey, [flow(5555)]);
+    const runs = new SavedSearchRuns(t.db, t.app.pipeline, { warn: () => undefined }, 2);
+    const first = await runs.run(saved.id, 'now');
+    expect(first).toEqual({ hits: 2, reports: 1, alerts: 0, more: true });
+    const due = await t.db.query<{ due: boolean }>(
+      sql`SELECT next_run_at <= now() AS due FROM saved_searches WHERE id = ${saved.id}`,
+    );
+    expect(due.rows[0]!.due).toBe(true);
+    expect(await runs.run(saved.id, 'scheduled')).toEqual({ hits: 2, reports: 1, alerts: 0, more: true });
+    expect(await runs.run(saved.id, 'scheduled')).toEqual({ hits: 1, reports: 1, alerts: 0, more: false });
+    // Read to the end: the next run waits for its interval.
+    expect(await runs.run(saved.id, 'scheduled')).toBeNull();
+    expect((await reportsOf(alice, saved.id)).reduce((n, r) => n + r.hit_count, 0)).toBe(5);
   });
 
   it('writes one report per company for a saved search shared with companies, each seen by its company', async () => {

@@ -85,6 +85,8 @@ export class SavedSearchRuns {
     private readonly db: Database,
     private readonly pipeline: DetectionPipeline,
     private readonly log: { warn(o: object, m: string): void },
+    /** Most batches one run reads (BATCHES_PER_RUN; tests make it small). */
+    private readonly batchesPerRun = BATCHES_PER_RUN,
   ) {}
 
   private prunedAt = 0;
@@ -144,10 +146,10 @@ export class SavedSearchRuns {
         companyIds: runCompanies(saved),
         since: new Date(saved.batches_from ?? saved.enabled_at!),
       },
-      BATCHES_PER_RUN + 1,
+      this.batchesPerRun + 1,
     );
-    const more = picked.length > BATCHES_PER_RUN;
-    const batches = picked.slice(0, BATCHES_PER_RUN);
+    const more = picked.length > this.batchesPerRun;
+    const batches = picked.slice(0, this.batchesPerRun);
     const byCompany = new Map<number, number[]>();
     for (const { companyId, batchId } of batches) {
       const ids = byCompany.get(companyId);
