@@ -40,6 +40,7 @@ import { SuricataRuleStage } from './modules/rules/suricata-rule-stage';
 import { registerRoles } from './modules/roles/roles.routes';
 import { registerRules } from './modules/rules/rules.routes';
 import { registerSearch } from './modules/search/search.routes';
+import { registerSavedSearches } from './modules/saved-searches/saved-searches.routes';
 import { registerYaraScan } from './modules/rules/yara/yara-scan.routes';
 import { registerSessions } from './modules/sessions/sessions.routes';
 import { registerSso } from './modules/sso/sso.routes';
@@ -126,6 +127,7 @@ const modules: ((app: FastifyInstance, deps: ModuleDeps) => Promise<void>)[] = [
   registerWidgets,
   registerGraph,
   registerSearch,
+  registerSavedSearches,
   registerYaraScan,
 ];
 

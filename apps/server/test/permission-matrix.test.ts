@@ -111,6 +111,8 @@ function fixtureKey(url: string): string | null {
   if (url.startsWith('/api/eclipse_events/')) return 'endpoint';
   if (url.startsWith('/api/mailing/')) return 'mail';
   if (url.startsWith('/api/attaches/')) return 'attachment';
+  if (url.startsWith('/api/search/saved/')) return 'saved_search';
+  if (url.startsWith('/api/search/reports/')) return 'search_report';
   return null;
 }
 
@@ -205,6 +207,19 @@ beforeAll(async () => {
           VALUES (${company}, ${fixtures[side].user}, 'top_hosts', 'half', 0) RETURNING id`,
     );
     fixtures[side].widget = widget.rows[0]!.id;
+    // A saved search shared with the company, and a report of it.
+    const savedSearch = await t.db.query<{ id: number }>(
+      sql`INSERT INTO saved_searches (company_id, owner_id, name, query, kinds, sharing)
+          VALUES (${company}, ${fixtures[side].user}, 'Fixture search', '', '{network}', 'company') RETURNING id`,
+    );
+    fixtures[side].saved_search = savedSearch.rows[0]!.id;
+    const report = await t.db.query<{ id: number }>(
+      sql`INSERT INTO search_reports (company_id, saved_search_id, saved_search_name, ran_at, query, kinds, from_ts,
+                                      to_ts, hit_count)
+          VALUES (${company}, ${fixtures[side].saved_search}, 'Fixture search', now(), '', '{network}', now(), now(), 1)
+          RETURNING id`,
+    );
+    fixtures[side].search_report = report.rows[0]!.id;
     Object.assign(fixtures[side], await alertFixtures(company));
     await t.db.query(
       sql`INSERT INTO system_logs (company_id, action, object_type, object_repr) VALUES (${company}, 'create', 'alert', ${`${side} row`})`,

@@ -17,6 +17,7 @@ import { mailEndpoints } from './mail';
 import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
 import { searchEndpoints } from './search';
+import { savedSearchEndpoints } from './saved-searches';
 import { ruleEndpoints } from './rules';
 import { sessionEndpoints } from './sessions';
 import { softwareEndpoints } from './software';
@@ -51,6 +52,7 @@ export const endpoints = {
   roles: roleEndpoints,
   rules: ruleEndpoints,
   search: searchEndpoints,
+  savedSearches: savedSearchEndpoints,
   sessions: sessionEndpoints,
   software: softwareEndpoints,
   sso: ssoEndpoints,

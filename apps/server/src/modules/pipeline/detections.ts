@@ -54,7 +54,9 @@ export type DetectionSource =
       author?: string;
       licence?: string;
     }
-  | { type: 'indicator'; indicatorId: number; indicatorType: string; value: string };
+  | { type: 'indicator'; indicatorId: number; indicatorType: string; value: string }
+  /** A scheduled (or hand-started) run of a saved search that found hits. */
+  | { type: 'search'; savedSearchId: number; name: string };
 
 /** One finding on one event, before deduplication into an alert. */
 export interface Detection {
@@ -78,7 +80,12 @@ export interface Detection {
 
 /** Builds a deduplication key from what found it and the entities that matter for it. */
 export function dedupKeyOf(source: DetectionSource, entities: readonly string[]): string {
-  const what = source.type === 'rule' ? `rule:${source.engine}:${source.ruleId}` : `indicator:${source.indicatorId}`;
+  const what =
+    source.type === 'rule'
+      ? `rule:${source.engine}:${source.ruleId}`
+      : source.type === 'indicator'
+        ? `indicator:${source.indicatorId}`
+        : `search:${source.savedSearchId}`;
   return `${what}|${[...entities].sort().join('|')}`;
 }
 

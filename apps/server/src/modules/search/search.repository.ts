@@ -58,20 +58,26 @@ interface HitRow {
 }
 
 /** Compiles every kind's condition first, so a query one kind cannot take fails before any SQL runs. */
-function conditions(search: SearchScope): { kind: SearchKind; where: SqlFragment }[] {
+function conditions(search: SearchScope): KindPart[] {
   return search.kinds.map((kind) => ({ kind, where: kindCondition(search, kind) }));
 }
 
+/** One kind's condition, compiled: the kind and its WHERE over `e`. */
+interface KindPart {
+  kind: SearchKind;
+  where: SqlFragment;
+}
+
 /**
- * One page of hits over every kind: each kind's newest (or oldest) `offset + limit` rows, merged by
- * time, then kind, then id, all in the direction asked for; and the count, each kind counted apart.
+ * One page of hits over the kinds' conditions: each kind's newest (or oldest) `offset + limit` rows,
+ * merged by time, then kind, then id, all in the direction asked for; and the count, each kind
+ * counted apart (with the first and last time of the hits when `span` is asked for).
  */
-export async function searchPage(
+async function pageOf(
   db: Queryable,
-  search: SearchScope,
-  page: { descending: boolean; limit: number; offset: number },
-): Promise<{ hits: SearchHit[]; count: number }> {
-  const parts = conditions(search);
+  parts: readonly KindPart[],
+  page: { descending: boolean; limit: number; offset: number; span?: boolean },
+): Promise<{ hits: SearchHit[]; count: number; first: Date | null; last: Date | null }> {
   const direction = sql.raw(page.descending ? 'DESC' : 'ASC');
   // Keys first: each kind's first `offset + limit` rows in order, merged and cut to the page; only
   // the page's rows then read their events (by primary key), however many rows match.
@@ -85,18 +91,28 @@ export async function searchPage(
     parts.map(({ kind }) => sql`WHEN p.kind = ${kind}::text THEN ${eventOf[kind]}`),
     ' ',
   )} END`;
+  const span = (kind: SearchKind) =>
+    page.span ? sql`, min(${searchTables[kind].ts}) AS first, max(${searchTables[kind].ts}) AS last` : sql``;
   const [result, ...counts] = await Promise.all([
     db.query<HitRow>(sql`SELECT p.kind, p.id, p.company_id, p.ts, ${event} AS event
       FROM (SELECT p.kind, p.id, p.company_id, p.ts FROM (${sql.join(branches, ' UNION ALL ')}) p
             ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) p
       ORDER BY ${order}`),
     ...parts.map(({ kind, where }) =>
-      db.query<{ count: string | number }>(
-        sql`SELECT count(*)::int8 AS count FROM ${searchTables[kind].from} WHERE ${where}`,
+      db.query<{ count: string | number; first?: Date | null; last?: Date | null }>(
+        sql`SELECT count(*)::int8 AS count${span(kind)} FROM ${searchTables[kind].from} WHERE ${where}`,
       ),
     ),
   ]);
-  const count = counts.reduce((sum, counted) => sum + Number(counted.rows[0]?.count ?? 0), 0);
+  let count = 0;
+  let first: Date | null = null;
+  let last: Date | null = null;
+  for (const counted of counts) {
+    const row = counted.rows[0];
+    count += Number(row?.count ?? 0);
+    if (row?.first && (first === null || new Date(row.first) < first)) first = new Date(row.first);
+    if (row?.last && (last === null || new Date(row.last) > last)) last = new Date(row.last);
+  }
   const hits = result.rows.map((row) => ({
     kind: row.kind,
     id: Number(row.id),
@@ -104,7 +120,54 @@ export async function searchPage(
     ts: new Date(row.ts).toISOString(),
     event: row.event,
   }));
+  return { hits, count, first, last };
+}
+
+/**
+ * One page of hits over every kind: each kind's newest (or oldest) `offset + limit` rows, merged by
+ * time, then kind, then id, all in the direction asked for; and the count, each kind counted apart.
+ */
+export async function searchPage(
+  db: Queryable,
+  search: SearchScope,
+  page: { descending: boolean; limit: number; offset: number },
+): Promise<{ hits: SearchHit[]; count: number }> {
+  const { hits, count } = await pageOf(db, conditions(search), page);
   return { hits, count };
+}
+
+/** Event kinds that arrive in ingest batches (alerts do not). */
+export type BatchedSearchKind = Exclude<SearchKind, 'alerts'>;
+
+/** A search over the events of chosen ingest batches of one company (a saved search's run). */
+export interface BatchSearch {
+  kinds: readonly BatchedSearchKind[];
+  ast: QueryNode | null;
+  companyId: number;
+  batchIds: readonly number[];
+  /** What relative times (`now-15m`) count from. */
+  now: Date;
+}
+
+/**
+ * The newest `limit` hits of a query in the events of some ingest batches of one company, their
+ * count, and the first and last event time among them.
+ */
+export async function searchBatches(
+  db: Queryable,
+  search: BatchSearch,
+  limit: number,
+): Promise<{ hits: SearchHit[]; count: number; first: Date | null; last: Date | null }> {
+  const parts = search.kinds.map((kind) => ({
+    kind,
+    where: sql.and([
+      sql`e.company_id = ${search.companyId}::int8`,
+      sql`e.batch_id = ANY(${[...search.batchIds]}::int8[])`,
+      compileSearchQuery(search.ast, kind, search.now),
+    ]),
+  }));
+  if (parts.length === 0 || search.batchIds.length === 0) return { hits: [], count: 0, first: null, last: null };
+  return pageOf(db, parts, { descending: true, limit, offset: 0, span: true });
 }
 
 /**

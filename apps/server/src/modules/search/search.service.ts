@@ -17,7 +17,7 @@ import { forbidden, ValidationError } from '../../http/errors';
 import { inScope } from '../../http/tenancy';
 import { holdsPrivilegedFlag } from '../users/users.repository';
 import { bucketRange, bucketWidth } from './search-buckets';
-import { SearchCompileError } from './search-sql';
+import { compileSearchQuery, SearchCompileError } from './search-sql';
 import { searchBuckets, searchPage, type SearchScope } from './search.repository';
 
 /** The permission basename of each kind: viewing its list is what searching it needs. */
@@ -31,6 +31,31 @@ export const kindBasenames: Record<SearchKind, string> = {
 /** A problem of the query as its field error: where (1-based) and what. */
 const queryError = (problem: Pick<QueryProblem, 'position' | 'message'>) =>
   ValidationError.field('query', `At position ${problem.position + 1}: ${problem.message}`);
+
+/**
+ * The query read and checked for the kinds as `run/` checks it, every value compiled once, or the
+ * 400 naming the position. Saved searches check theirs with it when they are saved.
+ */
+export function checkedQuery(query: string, kinds: readonly SearchKind[], now = new Date()): QueryNode | null {
+  const parsed = parseQuery(query);
+  if (!parsed.ok) throw queryError(parsed.problem);
+  const ast: QueryNode | null = parsed.ast;
+  if (ast === null) return null;
+  const problems = checkQuery(ast, [...kinds]);
+  if (problems.length > 0) throw queryError(problems[0]!);
+  try {
+    for (const kind of kinds) compileSearchQuery(ast, kind, now);
+  } catch (error) {
+    if (error instanceof SearchCompileError) throw queryError(error);
+    throw error;
+  }
+  return ast;
+}
+
+/** The kinds of the list the caller may not view (searching them needs their view permission). */
+export function kindsRefused(actor: Actor, kinds: readonly SearchKind[]): SearchKind[] {
+  return searchKinds.filter((kind) => kinds.includes(kind) && !can(actor, kindBasenames[kind], 'view'));
+}
 
 export interface SearchPaging {
   page: number;
@@ -51,7 +76,7 @@ export class SearchService {
       const problems = checkQuery(ast, body.kinds);
       if (problems.length > 0) throw queryError(problems[0]!);
     }
-    const refused = searchKinds.filter((kind) => body.kinds.includes(kind) && !can(actor, kindBasenames[kind], 'view'));
+    const refused = kindsRefused(actor, body.kinds);
     if (refused.length > 0) throw forbidden(`You may not view ${refused.join(', ')}, so you cannot search them.`);
     const companies =
       body.company_id === undefined ? null : Array.isArray(body.company_id) ? body.company_id : [body.company_id];

@@ -63,6 +63,7 @@ export const systemLogs = {
     deduplicate: 'Repeats counted',
     bulk_update: 'Bulk change',
     matcher: 'Changed by a matcher',
+    run: 'Run by hand',
   },
   objectTypes: {
     user: 'User',
@@ -82,5 +83,6 @@ export const systemLogs = {
     dashboard: 'Dashboard',
     mail: 'Mail',
     release_notes: 'Release notes',
+    saved_search: 'Saved search',
   },
 };

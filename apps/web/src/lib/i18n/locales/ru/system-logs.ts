@@ -62,6 +62,7 @@ export const systemLogs = {
     deduplicate: 'Учёт повторов',
     bulk_update: 'Массовое изменение',
     matcher: 'Изменение обработчиком',
+    run: 'Запуск вручную',
   },
   objectTypes: {
     user: 'Пользователь',
@@ -81,5 +82,6 @@ export const systemLogs = {
     dashboard: 'Дашборд',
     mail: 'Письмо',
     release_notes: 'Новости версий',
+    saved_search: 'Сохранённый поиск',
   },
 };
