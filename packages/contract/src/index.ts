@@ -28,6 +28,7 @@ export * from './yara-scans';
 export * from './employees';
 export * from './software';
 export * from './search';
+export * from './saved-searches';
 export * from './query/index';
 export * from './endpoint';
 export * from './endpoints/index';

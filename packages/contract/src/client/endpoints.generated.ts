@@ -236,6 +236,20 @@ export const endpoints = {
     histogram: ref<typeof declared.search.histogram>('POST', '/api/search/histogram/'),
     export: ref<typeof declared.search.export>('POST', '/api/search/export/'),
   },
+  savedSearches: {
+    list: listRef<typeof declared.savedSearches.list>('POST', '/api/search/saved/check/', { basename: 'search', orderings: ['name', 'last_run_at', 'created_at', 'updated_at', 'id'], defaultOrdering: ['name'], filters: { company_id: 'numbers', enabled: 'boolean', id: 'numbers', mine: 'boolean', search: 'string', type: 'strings' } }),
+    count: ref<typeof declared.savedSearches.count>('POST', '/api/search/saved/count/'),
+    get: ref<typeof declared.savedSearches.get>('GET', '/api/search/saved/:id/'),
+    create: ref<typeof declared.savedSearches.create>('POST', '/api/search/saved/'),
+    update: ref<typeof declared.savedSearches.update>('PATCH', '/api/search/saved/:id/'),
+    delete: ref<typeof declared.savedSearches.delete>('DELETE', '/api/search/saved/:id/'),
+    runNow: ref<typeof declared.savedSearches.runNow>('POST', '/api/search/saved/:id/run/'),
+    reports: {
+      list: listRef<typeof declared.savedSearches.reports.list>('POST', '/api/search/reports/check/', { basename: 'search/reports', orderings: ['ran_at', 'hit_count', 'id'], defaultOrdering: ['-ran_at'], filters: { company_id: 'numbers', ran_from: 'string', ran_to: 'string', saved_search_id: 'numbers', search: 'string' } }),
+      count: ref<typeof declared.savedSearches.reports.count>('POST', '/api/search/reports/count/'),
+      get: ref<typeof declared.savedSearches.reports.get>('GET', '/api/search/reports/:id/'),
+    },
+  },
   sessions: {
     list: listRef<typeof declared.sessions.list>('POST', '/api/sessions/check/', { basename: 'sessions', orderings: ['created_at', 'last_seen_at'], defaultOrdering: ['-last_seen_at'], filters: { current: 'boolean', search: 'string' } }),
     count: ref<typeof declared.sessions.count>('POST', '/api/sessions/count/'),

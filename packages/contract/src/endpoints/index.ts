@@ -16,6 +16,7 @@ import { liveEndpoints } from './live';
 import { mailEndpoints } from './mail';
 import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
+import { savedSearchEndpoints } from './saved-searches';
 import { searchEndpoints } from './search';
 import { ruleEndpoints } from './rules';
 import { sessionEndpoints } from './sessions';
@@ -51,6 +52,7 @@ export const endpoints = {
   roles: roleEndpoints,
   rules: ruleEndpoints,
   search: searchEndpoints,
+  savedSearches: savedSearchEndpoints,
   sessions: sessionEndpoints,
   software: softwareEndpoints,
   sso: ssoEndpoints,
