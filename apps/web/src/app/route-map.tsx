@@ -56,8 +56,17 @@ const view = (subject: PermissionCheck['subject']): PermissionCheck => ({ action
 /** The pages that exist. Add a page: write it under features/<name>/, then set `page` on its route below. */
 const SearchPage = lazyPage(
   () => import('../features/search/components/search-page'),
-  ['search', 'investigation', 'endpointActions', 'triage', 'list'],
+  ['search', 'investigation', 'endpointActions', 'triage', 'list', 'users'],
 );
+const SavedSearchesPage = lazyPage(
+  () => import('../features/search/components/saved-searches-page'),
+  ['search', 'list', 'users'],
+);
+const SearchReportsPage = lazyPage(
+  () => import('../features/search/components/search-reports-page'),
+  ['search', 'list'],
+);
+const SearchReportPage = lazyPage(() => import('../features/search/components/search-report-page'), ['search', 'list']);
 const SystemLogPage = lazyPage(
   () => import('../features/system-logs/components/system-log-page'),
   ['systemLogs', 'list'],
@@ -264,8 +273,14 @@ export const routeMap: readonly NavSection[] = [
     icon: IconSearch,
     routes: [
       { id: 'search', path: '/search', permission: view('search'), page: SearchPage },
-      { id: 'savedSearches', path: '/searches', permission: view('search') },
-      { id: 'searchReports', path: '/searches/reports', permission: view('search/reports') },
+      { id: 'savedSearches', path: '/searches', permission: view('search'), page: SavedSearchesPage },
+      { id: 'searchReports', path: '/searches/reports', permission: view('search/reports'), page: SearchReportsPage },
+      {
+        id: 'searchReportDetails',
+        path: '/searches/reports/:id',
+        permission: view('search/reports'),
+        page: SearchReportPage,
+      },
       { id: 'complexReports', path: '/complex-reports', permission: view('complex-reports') },
       {
         id: 'complexReportPdf',

@@ -36,14 +36,14 @@ function show(route: PageRoute) {
   );
 }
 
-const savedSearches = findRoute('savedSearches')!;
+const complexReports = findRoute('complexReports')!;
 
 describe('a link to a section that is not built yet', () => {
   it('says so by name to someone who holds the section’s permission (a SOC lead), not "no access" or "not found"', () => {
-    updateAbility([{ basename: 'search', actions: ['view', 'add', 'change', 'delete'] }]);
-    show(savedSearches);
+    updateAbility([{ basename: 'complex-reports', actions: ['view', 'add', 'change', 'delete'] }]);
+    show(complexReports);
     expect(screen.getByTestId('unavailable').textContent).toContain('This section is not available yet');
-    expect(screen.getByTestId('unavailable').textContent).toContain('“Searches and reports → Saved searches”');
+    expect(screen.getByTestId('unavailable').textContent).toContain('“Searches and reports → Complex reports”');
     expect(screen.queryByTestId('no-access')).toBeNull();
     expect(screen.queryByTestId('not-found')).toBeNull();
   });

@@ -16,6 +16,7 @@ import { liveEndpoints } from './live';
 import { mailEndpoints } from './mail';
 import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
+import { savedSearchEndpoints } from './saved-searches';
 import { searchEndpoints } from './search';
 import { savedSearchEndpoints } from './saved-searches';
 import { ruleEndpoints } from './rules';

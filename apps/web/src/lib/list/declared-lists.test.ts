@@ -1,3 +1,4 @@
+import { savedSearchList, searchReportList } from '../../features/search/api/saved-searches';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +58,8 @@ const pages: { name: string; definition: ListDefinition<Record<string, FilterKin
   { name: 'employees', definition: employeeList },
   { name: 'software products', definition: productList },
   { name: 'software versions', definition: versionList },
+  { name: 'saved searches', definition: savedSearchList },
+  { name: 'search reports', definition: searchReportList },
 ];
 
 function declarationOf(definition: ListDefinition<Record<string, FilterKind>>): ListShape {

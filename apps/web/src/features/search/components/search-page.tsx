@@ -1,6 +1,6 @@
 import './search.css';
 import { Badge, Button, Chip, Group, Menu, Popover, Stack, Text } from '@mantine/core';
-import { IconDownload, IconHelp, IconSearch } from '@tabler/icons-react';
+import { IconBookmark, IconDownload, IconHelp, IconSearch } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { SearchHit } from '@vigil/contract';
 import { fieldFor, commonFields, searchKinds, type QueryProblem, type SearchKind } from '@vigil/contract/query';
@@ -20,6 +20,7 @@ import { TimeRangeFilter, useCompanyName } from '../../investigation/components/
 import type { StoredEvent } from '../../investigation/api/investigation';
 import { alertUrl, endpointEventsUrl, mailMessageUrl } from '../../triage/pivots';
 import { exportSearch, runSearch, searchHistogram, searchKeys } from '../api/search';
+import { summaryOf } from '../lib/hit-summary';
 import { queryProblem } from '../lib/query-problems';
 import {
   effectiveRange,
@@ -30,6 +31,8 @@ import {
   type SearchState,
 } from '../lib/search-state';
 import { QueryInput } from './query-input';
+import { SavedSearchModal } from './saved-search-form';
+import { SearchTabs } from './search-tabs';
 import { SearchHistogramBars } from './search-histogram';
 
 type Hit = Camelize<SearchHit>;
@@ -44,39 +47,6 @@ const kindSubject = {
   mail: 'mailing',
   alerts: 'alerts',
 } as const satisfies Record<SearchKind, string>;
-
-/** One line that says what a hit is, from its kind's event. */
-function summaryOf(hit: Hit): string {
-  const event = hit.event as Record<string, unknown>;
-  const at = (path: string): string => {
-    let value: unknown = event;
-    for (const key of path.split('.')) value = (value as Record<string, unknown> | null | undefined)?.[key];
-    return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-  };
-  const join = (...parts: string[]) => parts.filter(Boolean).join('  ');
-  switch (hit.kind) {
-    case 'network': {
-      const src = at('srcIp') ? `${at('srcIp')}${at('srcPort') ? `:${at('srcPort')}` : ''}` : '';
-      const dest = at('destIp') ? `${at('destIp')}${at('destPort') ? `:${at('destPort')}` : ''}` : '';
-      return join(
-        at('eventType'),
-        src && dest ? `${src} → ${dest}` : src || dest,
-        at('alert.signature') || at('dns.rrname') || at('http.hostname') || at('tls.sni'),
-      );
-    }
-    case 'endpoint':
-      return join(
-        at('host.name'),
-        at('event.action'),
-        at('user.name'),
-        at('process.commandLine') || at('process.name') || at('file.path'),
-      );
-    case 'mail':
-      return join(at('from.address'), at('subject'));
-    case 'alerts':
-      return join(at('severity'), at('title'));
-  }
-}
 
 /** A problem with its place shown: the query with the part at fault marked. */
 function ProblemLine({ query, problem }: { query: string; problem: QueryProblem }) {
@@ -158,6 +128,8 @@ export default function SearchPage() {
     setDraft(state.query);
   }
   const [open, setOpen] = useState<Hit | null>(null);
+  const [saving, setSaving] = useState(false);
+  const maySave = usePermission({ action: 'add', subject: 'search' });
 
   const allowed = {
     network: usePermission({ action: 'view', subject: kindSubject.network }),
@@ -276,6 +248,7 @@ export default function SearchPage() {
           count === undefined ? t('search.subtitle') : t('search.found', { count: count.toLocaleString(i18n.language) })
         }
       />
+      <SearchTabs active="search" />
       <form
         className="vigil-search-form"
         onSubmit={(event) => {
@@ -340,6 +313,17 @@ export default function SearchPage() {
               <SyntaxHelp kinds={kinds} />
             </Popover.Dropdown>
           </Popover>
+          {maySave && (
+            <Button
+              variant="subtle"
+              leftSection={<IconBookmark size={16} />}
+              disabled={problem !== null || kinds.length === 0}
+              onClick={() => setSaving(true)}
+              data-testid="search-save"
+            >
+              {t('search.saved.saveSearch')}
+            </Button>
+          )}
           {mayExport && (
             <Menu position="bottom-start" withinPortal>
               <Menu.Target>
@@ -394,6 +378,12 @@ export default function SearchPage() {
         />
       </div>
 
+      <SavedSearchModal
+        opened={saving}
+        saved={null}
+        start={{ query: draft.trim(), type: kinds }}
+        onClose={() => setSaving(false)}
+      />
       <NetworkEventDrawer
         row={open?.kind === 'network' ? asStored(open) : null}
         onClose={() => setOpen(null)}

@@ -92,6 +92,7 @@ export const core = {
     search: 'Search',
     savedSearches: 'Saved searches',
     searchReports: 'Search reports',
+    searchReportDetails: 'Search report',
     complexReports: 'Complex reports',
     complexReportPdf: 'Complex report (PDF)',
     polygonReport: 'Polygon report',

@@ -95,6 +95,7 @@ export const core: Translation<typeof english> = {
     search: 'Поиск',
     savedSearches: 'Сохранённые поиски',
     searchReports: 'Отчёты по поискам',
+    searchReportDetails: 'Отчёт по поиску',
     complexReports: 'Комплексные отчёты',
     complexReportPdf: 'Комплексный отчёт (PDF)',
     polygonReport: 'Отчёт песочницы',
