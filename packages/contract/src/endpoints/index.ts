@@ -18,7 +18,6 @@ import { matcherEndpoints } from './matchers';
 import { roleEndpoints } from './roles';
 import { savedSearchEndpoints } from './saved-searches';
 import { searchEndpoints } from './search';
-import { savedSearchEndpoints } from './saved-searches';
 import { ruleEndpoints } from './rules';
 import { sessionEndpoints } from './sessions';
 import { softwareEndpoints } from './software';
