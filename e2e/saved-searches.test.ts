@@ -82,7 +82,7 @@ describe('saved searches', () => {
       await goInApp(page, '/searches', '[data-testid="saved-search-row"]');
       const row = page.getByTestId('saved-search-row').filter({ hasText: name });
       await row.waitFor();
-      await row.getByTestId('saved-search-toggle').click({ force: true });
+      await row.locator('.mantine-Switch-track').click();
       await page.waitForFunction(
         (wanted) =>
           Array.from(document.querySelectorAll('[data-testid="saved-search-row"]')).some(

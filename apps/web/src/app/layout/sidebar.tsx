@@ -23,8 +23,14 @@ export function Sidebar() {
   const { t } = useTranslation();
   const location = useLocation();
   const menu = useVisibleMenu();
-  const isActive = (route: PageRoute) =>
+  const matches = (route: PageRoute) =>
     location.pathname === route.path || location.pathname.startsWith(`${route.path}/`);
+  // The most specific entry the address is under: /searches/reports/2 is a report, not a saved search.
+  const current = menu
+    .flatMap(({ routes }) => routes)
+    .filter(matches)
+    .reduce<PageRoute | null>((best, route) => (best && best.path.length >= route.path.length ? best : route), null);
+  const isActive = (route: PageRoute) => route === current;
 
   return (
     <ScrollArea className="vigil-sidebar__scroll" type="hover">

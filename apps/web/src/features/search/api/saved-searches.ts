@@ -25,10 +25,11 @@ export const searchReportList = defineList(endpoints.savedSearches.reports.list,
   defaultPageSize: 50,
 });
 
+/** Query keys: the lists' pages are kept under their basenames (`search`, `search/reports`). */
 export const savedSearchKeys = {
-  all: ['search', 'saved'] as const,
-  reports: ['search', 'reports'] as const,
-  report: (id: number) => ['search', 'reports', 'detail', id] as const,
+  all: ['search'] as const,
+  reports: ['search/reports'] as const,
+  report: (id: number) => ['search/reports', 'detail', id] as const,
 };
 
 /** The fields the save form shows problems beside. */
