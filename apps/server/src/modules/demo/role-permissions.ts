@@ -6,8 +6,9 @@ const all = (basename: string, actions: string[]): Permission => ({ basename, ac
 export const ANALYST_PERMISSIONS: Permission[] = [
   // The dashboard is every analyst's start page.
   all('widgets', ['view', 'add', 'change', 'delete']),
-  // One query over every kind of event and the alerts.
-  all('search', ['view']),
+  // One query over every kind of event and the alerts, saved to run on a schedule, and what the runs found.
+  all('search', ['view', 'add', 'change', 'delete']),
+  all('search/reports', ['view', 'export']),
   all('alerts', ['view', 'change', 'export', 'bulk']),
   all('incidents', ['view', 'add', 'change', 'export']),
   all('mailing', ['view', 'export']),
@@ -46,7 +47,8 @@ export const PROVIDER_LEAD_PERMISSIONS: Permission[] = [
 
 export const CUSTOMER_ADMIN_PERMISSIONS: Permission[] = [
   all('widgets', ['view', 'add', 'change', 'delete']),
-  all('search', ['view']),
+  all('search', ['view', 'add', 'change', 'delete']),
+  all('search/reports', ['view']),
   all('alerts', ['view']),
   all('incidents', ['view']),
   all('network', ['view']),
