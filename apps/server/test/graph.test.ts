@@ -1,4 +1,4 @@
-import type { GraphAnswer, GraphExpandAnswer, IngestTokenCreated, ListAnswer } from '@vigil/contract';
+import type { GraphAnswer, GraphExpandAnswer, ListAnswer } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Errors } from './helpers/auth-helpers';
 import type { TestClient } from './helpers/http-client';
@@ -153,25 +153,10 @@ async function ingest(kind: 'network' | 'endpoint', key: string, records: readon
   return body;
 }
 
-async function tokenFor(company: number): Promise<string> {
-  const created = await admin.post<IngestTokenCreated>('/api/ingest/tokens/', {
-    name: `sensor ${company}`,
-    company_id: company,
-  });
-  expect(created.status).toBe(201);
-  return created.body.key;
-}
-
 async function onlyAlert(client: TestClient): Promise<number> {
   const list = await client.post<ListAnswer<{ id: number }>>('/api/alerts/check/', {});
   expect(list.body.results).toHaveLength(1);
   return list.body.results[0]!.id;
-}
-
-async function signedIn(username: string): Promise<TestClient> {
-  const client = t.client();
-  await client.signIn(username, 'User-password-1');
-  return client;
 }
 
 const ids = (items: { id: string }[]) => items.map((i) => i.id).sort();
@@ -189,11 +174,11 @@ beforeAll(async () => {
     permissions: [{ basename: 'alerts', actions: ['view'] }],
   });
   admin = await t.admin();
-  analyst = await signedIn('alice');
-  betaAnalyst = await signedIn('bob');
-  alertsOnly = await signedIn('carol');
-  const alphaKey = await tokenFor(alpha);
-  const betaKey = await tokenFor(beta);
+  analyst = await t.signedIn('alice');
+  betaAnalyst = await t.signedIn('bob');
+  alertsOnly = await t.signedIn('carol');
+  const alphaKey = await t.ingestToken(admin, alpha);
+  const betaKey = await t.ingestToken(admin, beta);
   await ingest('network', alphaKey, [alertRecord('2026-11-20T10:00:00.000000+0000'), ...networkContext]);
   await ingest('endpoint', alphaKey, endpointContext);
   // Beta sees the same addresses: none of it may show in alpha's graph.
@@ -309,7 +294,7 @@ describe('GET /api/graph/', () => {
       companyId: alpha,
       permissions: [{ basename: 'network', actions: ['view'] }],
     });
-    const dave = await signedIn('dave');
+    const dave = await t.signedIn('dave');
     expect((await dave.get(`/api/graph/?alert=${alertId}`)).status).toBe(403);
     expect((await expand(dave, { node: { kind: 'ip', value: CLIENT } })).status).toBe(403);
   });

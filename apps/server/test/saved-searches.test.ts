@@ -1,11 +1,4 @@
-import type {
-  Alert,
-  IngestTokenCreated,
-  ListAnswer,
-  SavedSearch,
-  SavedSearchRunAnswer,
-  SearchReport,
-} from '@vigil/contract';
+import type { Alert, ListAnswer, SavedSearch, SavedSearchRunAnswer, SearchReport } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { sql } from '../src/db/sql';
@@ -72,21 +65,6 @@ async function ingest(key: string, records: readonly object[]) {
   expect(body.accepted).toBe(records.length);
 }
 
-async function tokenFor(company: number): Promise<string> {
-  const created = await admin.post<IngestTokenCreated>('/api/ingest/tokens/', {
-    name: `sensor ${company}`,
-    company_id: company,
-  });
-  expect(created.status).toBe(201);
-  return created.body.key;
-}
-
-async function signedIn(username: string): Promise<TestClient> {
-  const client = t.client();
-  await client.signIn(username, 'User-password-1');
-  return client;
-}
-
 type Answer<T> = T & Errors & Detail;
 
 async function save(client: TestClient, body: Record<string, unknown>): Promise<SavedSearch> {
@@ -150,13 +128,13 @@ beforeAll(async () => {
     ],
   });
   admin = await t.admin();
-  alice = await signedIn('alice');
-  carol = await signedIn('carol');
-  bob = await signedIn('bob');
-  sam = await signedIn('sam');
-  nora = await signedIn('nora');
-  alphaKey = await tokenFor(alpha);
-  betaKey = await tokenFor(beta);
+  alice = await t.signedIn('alice');
+  carol = await t.signedIn('carol');
+  bob = await t.signedIn('bob');
+  sam = await t.signedIn('sam');
+  nora = await t.signedIn('nora');
+  alphaKey = await t.ingestToken(admin, alpha);
+  betaKey = await t.ingestToken(admin, beta);
 }, 60_000);
 
 afterAll(async () => {

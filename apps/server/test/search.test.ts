@@ -1,4 +1,4 @@
-import type { IngestTokenCreated, SearchAnswer, SearchHistogram, SearchHit } from '@vigil/contract';
+import type { SearchAnswer, SearchHistogram, SearchHit } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
 import { buildDetection, raise } from './helpers/alert-factories';
@@ -188,21 +188,6 @@ async function ingestMail(key: string, body: Buffer): Promise<void> {
   expect(await response.json()).toMatchObject({ accepted: 1, rejected: [] });
 }
 
-async function tokenFor(admin: TestClient, company: number): Promise<string> {
-  const created = await admin.post<IngestTokenCreated>('/api/ingest/tokens/', {
-    name: `sensor ${company}`,
-    company_id: company,
-  });
-  expect(created.status).toBe(201);
-  return created.body.key;
-}
-
-async function signedIn(username: string): Promise<TestClient> {
-  const client = t.client();
-  await client.signIn(username, 'User-password-1');
-  return client;
-}
-
 type Kind = 'network' | 'endpoint' | 'mail' | 'alerts';
 interface Search {
   kinds: Kind[];
@@ -247,14 +232,14 @@ beforeAll(async () => {
     permissions: [searchPermission, { basename: 'network', actions: ['view'] }],
   });
   admin = await t.admin();
-  analyst = await signedIn('alice');
-  betaAnalyst = await signedIn('bob');
-  staff = await signedIn('sam');
-  networkOnly = await signedIn('nora');
+  analyst = await t.signedIn('alice');
+  betaAnalyst = await t.signedIn('bob');
+  staff = await t.signedIn('sam');
+  networkOnly = await t.signedIn('nora');
 
-  const alphaKey = await tokenFor(admin, alpha);
-  const betaKey = await tokenFor(admin, beta);
-  const gammaKey = await tokenFor(admin, gamma);
+  const alphaKey = await t.ingestToken(admin, alpha);
+  const betaKey = await t.ingestToken(admin, beta);
+  const gammaKey = await t.ingestToken(admin, gamma);
   await ingest('network', alphaKey, networkRecords);
   await ingest('endpoint', alphaKey, endpointRecords);
   // Beta and gamma have look-alike events: none of them may show in alpha's searches.

@@ -24,8 +24,15 @@ export interface TestApp {
   client(): TestClient;
   /** A client signed in as the bootstrap administrator (superuser, all companies). */
   admin(): Promise<TestClient>;
+  /** A client signed in as a user made by `buildUser` (its default password unless another is given). */
+  signedIn(username: string, password?: string): Promise<TestClient>;
+  /** A new ingest key of a company, made by `admin` through the API. */
+  ingestToken(admin: TestClient, companyId: number): Promise<string>;
   close(): Promise<void>;
 }
+
+/** The password `buildUser` gives a user unless told another. */
+export const DEFAULT_USER_PASSWORD = 'User-password-1';
 
 /** Builds the real app on a fresh database and listens on a free loopback port. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -60,6 +67,19 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       const client = new TestClient(url);
       await client.signIn(ADMIN.username, ADMIN.password);
       return client;
+    },
+    async signedIn(username, password = DEFAULT_USER_PASSWORD) {
+      const client = new TestClient(url);
+      await client.signIn(username, password);
+      return client;
+    },
+    async ingestToken(admin, companyId) {
+      const created = await admin.post<{ key: string }>('/api/ingest/tokens/', {
+        name: `sensor ${companyId}`,
+        company_id: companyId,
+      });
+      if (created.status !== 201) throw new Error(`no ingest key for company ${companyId}: ${created.status}`);
+      return created.body.key;
     },
     async close() {
       saveRouteHits();
@@ -105,7 +125,7 @@ export async function buildUser(
     privileged?: Record<string, boolean>;
   },
 ) {
-  const password = options.password ?? 'User-password-1';
+  const password = options.password ?? DEFAULT_USER_PASSWORD;
   const { rows } = await db.query<{ id: number }>(sql`
     INSERT INTO users (company_id, username, password_hash, password_changed_at, all_companies, privileged_settings)
     VALUES (${options.companyId}, ${options.username}, ${await hashOnce(password)}, now(), ${options.allCompanies ?? false},
