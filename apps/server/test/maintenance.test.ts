@@ -98,6 +98,17 @@ describe('maintenance while migrations run', () => {
     expect(await migrateUnderMaintenance(t.db, [...readMigrations(), probe])).toEqual([]);
   });
 
+  it('turns off the maintenance a migration that stopped half-way left on, with or without migrations pending', async () => {
+    await switchMaintenance(t.db, true, 'migration');
+    expect(await migrateUnderMaintenance(t.db)).toEqual([]);
+    expect(await readMaintenance(t.db)).toBeNull();
+    await switchMaintenance(t.db, true, 'migration');
+    const probe = { version: '29991231235961', name: 'noop_after_a_crash', text: 'SELECT 1' };
+    expect(await migrateUnderMaintenance(t.db, [...readMigrations(), probe])).toEqual([probe.version]);
+    expect(await readMaintenance(t.db)).toBeNull();
+    await eventually(() => admin.get('/api/users/me/'), 200);
+  });
+
   it('leaves maintenance on when an administrator had turned it on', async () => {
     await switchMaintenance(t.db, true);
     const probe = { version: '29991231235960', name: 'noop', text: 'SELECT 1' };

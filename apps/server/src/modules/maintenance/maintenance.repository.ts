@@ -57,20 +57,23 @@ export async function switchMaintenance(
 /**
  * Applies pending migrations with the system in maintenance (reason `migration`), so that every
  * running server process answers 423 while the schema changes under it. Maintenance is turned off
- * afterwards only if this call turned it on and nobody has turned it on by hand meanwhile. Before the
- * migration that creates the maintenance table has run there is nothing to record it in: only the
- * migrating process knows (see the start-up gate).
+ * afterwards unless somebody turned it on by hand. Maintenance for a migration found on at the start
+ * was left by a migrating process that stopped half-way (killed, out of memory): this run finishes
+ * that work and turns it off, even when nothing is left to apply. Before the migration that creates
+ * the maintenance table has run there is nothing to record it in: only the migrating process knows
+ * (see the start-up gate).
  */
 export async function migrateUnderMaintenance(
   db: Database,
   migrations: Migration[] = readMigrations(),
 ): Promise<string[]> {
-  if (!(await hasPendingMigrations(db, migrations)) || !(await hasMaintenanceTable(db))) {
-    return migrate(db, migrations);
-  }
+  if (!(await hasMaintenanceTable(db))) return migrate(db, migrations);
   const before = await readMaintenance(db);
-  if (before) return migrate(db, migrations);
-  await switchMaintenance(db, true, 'migration');
+  if (before !== null && before.reason !== 'migration') return migrate(db, migrations);
+  if (before === null) {
+    if (!(await hasPendingMigrations(db, migrations))) return migrate(db, migrations);
+    await switchMaintenance(db, true, 'migration');
+  }
   try {
     return await migrate(db, migrations);
   } finally {
