@@ -22,29 +22,23 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
 import type { Database } from '../apps/server/src/db/database';
 import { migrate } from '../apps/server/src/db/migrate';
-import { sql, type CompiledSql, type SqlFragment } from '../apps/server/src/db/sql';
+import { sql } from '../apps/server/src/db/sql';
 import { hashPassword } from '../apps/server/src/modules/auth/passwords';
 import { bootstrap } from '../apps/server/src/modules/users/bootstrap';
-import { openBenchDatabase, recordingDatabase, scratchTarget } from './lib/database';
-import { Client } from './lib/http';
+import { fromCompiled, openBenchDatabase, scratchTarget } from './lib/database';
+import { type Client } from './lib/http';
 import { batchBody, endpointLine, eveLine } from './lib/ingest-lines';
 import { createCustomers, type SeededCompany } from './lib/seed';
 import { ingestToken, pool, signIn, startServerProcess, type ServerProcess } from './lib/server-process';
-import { startSqlFloor, type SqlFloor } from './lib/sql-floor';
 import { bounded, formatMs, grid, summarize, time, type Summary } from './lib/stats';
+import { benchConfig, startTenantAndAdminApps, type TimedApps } from './lib/timed-apps';
+import { intFromEnv, progressReporter, serverUrlFromEnv } from './lib/options';
 
 const env = process.env;
-const serverUrl = (env.BENCH_DATABASE_URL ?? env.DATABASE_URL ?? '').trim() || undefined;
-const number = (name: string, fallback: number) => {
-  const value = Number((env[name] ?? '').replace(/_/g, '') || fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number above 0`);
-  return value;
-};
+const serverUrl = serverUrlFromEnv(env);
+const number = (name: string, fallback: number) => intFromEnv(env, name, fallback, 1, 1_000_000_000);
 const ASSETS = number('BENCH_ASSETS', 100_000);
 const INSTALLS = number('BENCH_INSTALLS', 5_000_000);
 const REQUESTS = number('BENCH_REQUESTS', 200);
@@ -61,18 +55,7 @@ const TARGET_INGEST_RATIO = 0.9;
 const PRODUCTS_PER_COMPANY = 3000;
 const VERSIONS_PER_PRODUCT = 3;
 
-const startedAt = Date.now();
-function progress(message: string): void {
-  process.stderr.write(`[bench assets ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s] ${message}\n`);
-}
-
-/** A captured statement as a fragment again, to send it as the engine did. */
-function fromCompiled(statement: CompiledSql): SqlFragment {
-  const parts = statement.text.split(/\$(\d+)/);
-  const strings = parts.filter((_, i) => i % 2 === 0);
-  const values = parts.filter((_, i) => i % 2 === 1).map((n) => statement.values[Number(n) - 1]);
-  return sql(Object.assign([...strings], { raw: strings }) as unknown as TemplateStringsArray, ...values);
-}
+const progress = progressReporter('assets');
 
 /** Seeds the estate straight into the tables (generate_series), companies sharing it 50/30/20. */
 async function seed(db: Database, companies: SeededCompany[]): Promise<void> {
@@ -185,18 +168,8 @@ async function lists(): Promise<{ rows: CaseFigures[]; label: string }> {
   const { db } = target;
   const adminPassword = randomBytes(18).toString('base64url');
   const tenantPassword = randomBytes(18).toString('base64url');
-  const scratch = path.join(os.tmpdir(), 'vigil-bench-no-web');
-  const config = loadConfig({
-    VIGIL_ADMIN_USERNAME: 'bench-admin',
-    VIGIL_ADMIN_PASSWORD: adminPassword,
-    DATA_DIR: scratch,
-    WEB_DIST_DIR: scratch,
-    LOG_LEVEL: 'silent',
-    JOBS_POLL_MS: '0',
-  });
-  let server: ServerProcess | null = null;
-  let floor: SqlFloor | null = null;
-  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  const config = benchConfig(adminPassword);
+  let apps: TimedApps<'tenant' | 'admin'> | null = null;
   try {
     progress(`database: ${target.label}`);
     await migrate(db);
@@ -217,30 +190,15 @@ async function lists(): Promise<{ rows: CaseFigures[]; label: string }> {
     const seedMs = await time(() => seed(db, companies));
     progress(`seeded in ${(seedMs / 1000).toFixed(0)} s`);
 
-    const recorder = recordingDatabase(db);
-    app = await buildApp({ db: recorder.db, config, version: 'bench', logger: false });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    if (!address || typeof address !== 'object') throw new Error('the app is not listening');
-    const local = `http://127.0.0.1:${address.port}`;
-    const clients = {
-      tenant: await Client.signIn(local, 'bench-tenant', tenantPassword),
-      admin: await Client.signIn(local, 'bench-admin', adminPassword),
-    };
-    let timed = clients;
-    if (target.url) {
-      server = await startServerProcess({
-        DATABASE_URL: target.url,
-        VIGIL_ADMIN_USERNAME: 'bench-admin',
-        VIGIL_ADMIN_PASSWORD: adminPassword,
-      });
-      progress(`server process on ${server.url}`);
-      floor = await startSqlFloor(target.url);
-      timed = {
-        tenant: await Client.signIn(server.url, 'bench-tenant', tenantPassword),
-        admin: await Client.signIn(server.url, 'bench-admin', adminPassword),
-      };
-    }
+    apps = await startTenantAndAdminApps({
+      db,
+      databaseUrl: target.url,
+      config,
+      adminPassword,
+      tenantPassword,
+      progress,
+    });
+    const { recorder, clients, timed, floor } = apps;
 
     // A version with installs in the tenant's company, and an address some asset held 80 days ago.
     const version = await db.query<{ version_id: number }>(sql`
@@ -375,9 +333,7 @@ async function lists(): Promise<{ rows: CaseFigures[]; label: string }> {
     }
     return { rows, label: target.label };
   } finally {
-    await server?.stop();
-    await floor?.stop();
-    await app?.close();
+    await apps?.stop();
     await target.dispose();
   }
 }

@@ -120,6 +120,14 @@ export function recordingDatabase(inner: Database): {
   };
 }
 
+/** A captured statement as a fragment again, to send it as the application did. */
+export function fromCompiled(statement: CompiledSql): SqlFragment {
+  const parts = statement.text.split(/\$(\d+)/);
+  const strings = parts.filter((_, i) => i % 2 === 0);
+  const values = parts.filter((_, i) => i % 2 === 1).map((n) => statement.values[Number(n) - 1]);
+  return sql(Object.assign([...strings], { raw: strings }) as unknown as TemplateStringsArray, ...values);
+}
+
 /**
  * A scratch database for a server the benchmark runs as its own process: the environment that
  * points the server at it, a way to open it directly between server runs (PGlite has one owner at a

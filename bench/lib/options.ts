@@ -25,7 +25,8 @@ export interface BenchOptions {
   setupSql: string | undefined;
 }
 
-function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+/** A whole number setting from min to max, `_` allowed between digits; the fallback when unset. */
+export function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw.replace(/_/g, ''));
@@ -35,13 +36,25 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
   return value;
 }
 
-export function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
+/** The PostgreSQL server a benchmark runs on (BENCH_DATABASE_URL, else DATABASE_URL); undefined: PGlite. */
+export function serverUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const url = (env.BENCH_DATABASE_URL ?? '').trim() || (env.DATABASE_URL ?? '').trim() || undefined;
   if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) {
     throw new Error('BENCH_DATABASE_URL / DATABASE_URL must start with postgres:// or postgresql://');
   }
+  return url;
+}
+
+/** Progress lines on stderr, with the seconds since the benchmark started. */
+export function progressReporter(name: string): (message: string) => void {
+  const startedAt = Date.now();
+  return (message) =>
+    process.stderr.write(`[bench ${name} ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s] ${message}\n`);
+}
+
+export function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
   return {
-    serverUrl: url,
+    serverUrl: serverUrlFromEnv(env),
     rows: intFromEnv(env, 'BENCH_ROWS', 1_000_000, 1_000, 20_000_000),
     requests: intFromEnv(env, 'BENCH_REQUESTS', 200, 1, 10_000),
     warmup: intFromEnv(env, 'BENCH_WARMUP', 20, 0, 1_000),
