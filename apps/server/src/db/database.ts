@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { compile, type SqlFragment } from './sql';
@@ -66,7 +67,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openEmbeddedDatabase(dataDir: string): Promise<Database> {
   const dir = path.join(dataDir, 'pgdata');
   fs.mkdirSync(dir, { recursive: true });
-  const lite = new PGlite(dir);
+  // pg_trgm: the trigram indexes search reads (migration search_text_indexes).
+  const lite = new PGlite(dir, { extensions: { pg_trgm } });
   await lite.waitReady;
   let closed = false;
   const wrap = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({

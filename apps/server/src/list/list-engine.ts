@@ -330,6 +330,16 @@ export function likeMatch(expr: SqlFragment, pattern: SqlFragment | string, case
   return sql`${expr} ${sql.raw(caseInsensitive ? 'ILIKE' : 'LIKE')} ${pattern} ESCAPE ${sql.raw(`'${LIKE_ESCAPE}'`)}`;
 }
 
+/**
+ * `expr` equals the value (or any of the values) exactly, written so an index on `lower(expr)` serves
+ * it: the lower-case test finds the rows, the exact one keeps the value as it is written.
+ */
+export function sameText(expr: SqlFragment, value: string | readonly string[]): SqlFragment {
+  if (typeof value === 'string') return sql`(lower(${expr}) = lower(${value}::text) AND ${expr} = ${value}::text)`;
+  const lower = value.map((v) => v.toLowerCase());
+  return sql`(lower(${expr}) = ANY(${lower}::text[]) AND ${expr} = ANY(${[...value]}::text[]))`;
+}
+
 /** `expr` contains `text` as it is written, in any letter case: no character of it is a wildcard. */
 export function containsText(expr: SqlFragment, text: string): SqlFragment {
   return likeMatch(expr, `%${likeLiteral(text)}%`);

@@ -22,7 +22,7 @@ import {
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition, type TenantScope } from '../../http/tenancy';
-import { containsText, filter, type ListResource, type OrderingField } from '../../list/list-engine';
+import { containsText, filter, sameText, type ListResource, type OrderingField } from '../../list/list-engine';
 import type { IndicatorIndex, IndicatorIndexSource } from '../indicators/indicator-index';
 import { mailObserved, verdictOf } from './investigation';
 import { hasDoubleExtension } from '../ingest/parsers/file-type';
@@ -40,6 +40,11 @@ const ipEither = (a: SqlFragment, b: SqlFragment) => (value: string | string[]) 
   return values.length === 0 ? null : sql`(${a} <<= ANY(${values}::inet[]) OR ${b} <<= ANY(${values}::inet[]))`;
 };
 const contains = (column: SqlFragment) => (value: string) => filter.search(column)(value);
+/** Equal to any of the values as written, through the column's lower-case index (see sameText). */
+const exactText = (column: SqlFragment) => (value: string | string[]) => {
+  const values = list(value);
+  return values.length === 0 ? null : sameText(column, values);
+};
 /** Equal to any of the values whatever the case (Windows names: `lsass.exe`, `LSASS.EXE`). */
 const anyCase = (column: SqlFragment) => (value: string | string[]) => {
   const values = list(value).map((v) => v.toLowerCase());
@@ -148,13 +153,13 @@ export const endpointEventList: ListResource<StoredEventRow, EndpointEventFilter
       sql`e.file_path`,
     ),
     source_format: filter.in(sql`e.source_format`, 'text'),
-    host_name: filter.in(sql`e.host_name`, 'text'),
+    host_name: exactText(sql`e.host_name`),
     action: filter.in(sql`e.action`, 'text'),
     event_code: filter.in(sql`e.event_code`, 'text'),
     outcome: filter.in(sql`e.outcome`, 'text'),
-    process_name: filter.in(sql`e.process_name`, 'text'),
+    process_name: exactText(sql`e.process_name`),
     parent_name: filter.in(sql`e.parent_name`, 'text'),
-    user_name: filter.in(sql`e.user_name`, 'text'),
+    user_name: exactText(sql`e.user_name`),
     hash: (value) => sql`(e.process_sha256 = ${value} OR e.file_sha256 = ${value}
       OR e.event #>> '{process,hash,md5}' = ${value} OR e.event #>> '{process,hash,sha1}' = ${value}
       OR e.event #>> '{file,hash,md5}' = ${value} OR e.event #>> '{file,hash,sha1}' = ${value})`,

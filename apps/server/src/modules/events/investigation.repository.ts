@@ -11,6 +11,7 @@ import {
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition, type TenantScope } from '../../http/tenancy';
+import { sameText } from '../../list/list-engine';
 import type { IndicatorIndex } from '../indicators/indicator-index';
 import { parseAuthenticationHeader, summariseAuthentication } from '../ingest/parsers/authentication-results';
 import { toMailAttachment, type MailAttachmentRow, type MailMessageRow } from './events.repository';
@@ -246,7 +247,7 @@ export async function processTree(db: Queryable, input: ProcessTreeRequest, scop
            e.event #>> '{process,hash,md5}' AS md5, e.event #>> '{process,hash,sha1}' AS sha1,
            e.process_sha256 AS sha256
     FROM endpoint_events e
-    WHERE e.host_name = ${input.host_name} AND e.ts >= ${input.from}::timestamptz AND e.ts <= ${input.to}::timestamptz
+    WHERE ${sameText(sql`e.host_name`, input.host_name)} AND e.ts >= ${input.from}::timestamptz AND e.ts <= ${input.to}::timestamptz
       AND (e.process_pid IS NOT NULL OR e.event #>> '{process,entity_id}' IS NOT NULL)
       AND ${company} AND ${tenantCondition(scope, sql`e.company_id`)}
     ORDER BY e.ts, e.id

@@ -9,6 +9,7 @@ import {
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition } from '../../http/tenancy';
+import { sameText } from '../../list/list-engine';
 import { addMail, GraphBuilder } from './graph-builder';
 import { mailsWithAttachments, observableKinds, type GraphAccess } from './graph.repository';
 
@@ -172,8 +173,8 @@ function neighbourQueries(ctx: ExpandContext, kind: GraphNodeKind, value: string
     }
     case 'host':
       end(
-        grouped(ctx, E, 'user', sql`e.user_name`, 'logon', true, sql`e.host_name = ${value}`),
-        grouped(ctx, E, 'process', sql`e.process_name`, 'ran', true, sql`e.host_name = ${value}`),
+        grouped(ctx, E, 'user', sql`e.user_name`, 'logon', true, sameText(sql`e.host_name`, value)),
+        grouped(ctx, E, 'process', sql`e.process_name`, 'ran', true, sameText(sql`e.host_name`, value)),
         grouped(
           ctx,
           E,
@@ -181,7 +182,7 @@ function neighbourQueries(ctx: ExpandContext, kind: GraphNodeKind, value: string
           ipText(sql`e.src_ip`),
           'has_address',
           true,
-          sql`e.host_name = ${value} AND e.dest_ip IS NOT NULL`,
+          sql`${sameText(sql`e.host_name`, value)} AND e.dest_ip IS NOT NULL`,
         ),
         grouped(
           ctx,
@@ -190,22 +191,22 @@ function neighbourQueries(ctx: ExpandContext, kind: GraphNodeKind, value: string
           sql`e.file_path`,
           'wrote',
           true,
-          sql`e.host_name = ${value} AND e.process_name IS NULL`,
+          sql`${sameText(sql`e.host_name`, value)} AND e.process_name IS NULL`,
         ),
       );
       break;
     case 'user':
-      end(grouped(ctx, E, 'host', sql`e.host_name`, 'logon', false, sql`e.user_name = ${value}`));
+      end(grouped(ctx, E, 'host', sql`e.host_name`, 'logon', false, sameText(sql`e.user_name`, value)));
       break;
     case 'process':
       end(
-        grouped(ctx, E, 'host', sql`e.host_name`, 'ran', false, sql`e.process_name = ${value}`),
-        grouped(ctx, E, 'process', sql`e.parent_name`, 'spawned', false, sql`e.process_name = ${value}`),
+        grouped(ctx, E, 'host', sql`e.host_name`, 'ran', false, sameText(sql`e.process_name`, value)),
+        grouped(ctx, E, 'process', sql`e.parent_name`, 'spawned', false, sameText(sql`e.process_name`, value)),
         grouped(ctx, E, 'process', sql`e.process_name`, 'spawned', true, sql`e.parent_name = ${value}`),
-        grouped(ctx, E, 'hash', lowerText(sql`e.process_sha256`), 'hash', true, sql`e.process_name = ${value}`),
-        grouped(ctx, E, 'file', sql`e.file_path`, 'wrote', true, sql`e.process_name = ${value}`),
-        grouped(ctx, E, 'ip', ipText(sql`e.dest_ip`), 'connected', true, sql`e.process_name = ${value}`),
-        grouped(ctx, E, 'domain', lowerText(sql`e.dns_question`), 'dns', true, sql`e.process_name = ${value}`),
+        grouped(ctx, E, 'hash', lowerText(sql`e.process_sha256`), 'hash', true, sameText(sql`e.process_name`, value)),
+        grouped(ctx, E, 'file', sql`e.file_path`, 'wrote', true, sameText(sql`e.process_name`, value)),
+        grouped(ctx, E, 'ip', ipText(sql`e.dest_ip`), 'connected', true, sameText(sql`e.process_name`, value)),
+        grouped(ctx, E, 'domain', lowerText(sql`e.dns_question`), 'dns', true, sameText(sql`e.process_name`, value)),
       );
       break;
     case 'file':

@@ -1,8 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { CompareOp, QueryNode, Term, TermPart, ValueExpr } from '@vigil/contract';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../db/sql';
 import { bucketOf, bucketRange, bucketWidth, MAX_BUCKETS } from './search-buckets';
-import { compileSearchQuery, SearchCompileError } from './search-sql';
+import { compileSearchQuery, SearchCompileError, searchTextOf } from './search-sql';
 
 const NOW = new Date('2026-11-29T12:00:00Z');
 
@@ -61,16 +63,44 @@ describe('compileSearchQuery', () => {
   });
 
   it('turns wildcards into an escaped ILIKE pattern over the whole value', () => {
-    const { text, values } = compiled(match('process_name', value('50%_off!*.e?e')), 'endpoint');
-    expect(text).toBe(`"e"."process_name" ILIKE $1 ESCAPE '!'`);
+    const { text, values } = compiled(match('parent_name', value('50%_off!*.e?e')), 'endpoint');
+    expect(text).toBe(`"e"."parent_name" ILIKE $1 ESCAPE '!'`);
     expect(values).toEqual(['50!%!_off!!%.e_e']);
   });
 
-  it('looks for text contained, and for free text in every free-text field of the kind', () => {
-    expect(compiled(match('command_line', value('-enc', true)), 'endpoint')).toEqual({
-      text: `"e"."command_line" ILIKE $1 ESCAPE '!'`,
-      values: ['%-enc%'],
+  it('puts the trigram prefilter of the indexed text before a pattern on one of its fields', () => {
+    const endpointText = searchTextOf('endpoint')!;
+    const wildcard = compiled(match('process_name', value('50%_off!*.e?e')), 'endpoint');
+    expect(wildcard).toEqual({
+      text: `(${compile(endpointText).text} ILIKE $1 ESCAPE '!' AND "e"."process_name" ILIKE $2 ESCAPE '!')`,
+      values: ['%50!%!_off!!%.e_e%', '50!%!_off!!%.e_e'],
     });
+    expect(compiled(match('command_line', value('-enc', true)), 'endpoint')).toEqual({
+      text: `(${compile(endpointText).text} ILIKE $1 ESCAPE '!' AND "e"."command_line" ILIKE $2 ESCAPE '!')`,
+      values: ['%-enc%', '%-enc%'],
+    });
+    const free = compiled({ type: 'text', value: term('psexesvc'), start: 0, end: 8 }, 'network');
+    expect(free.text.startsWith(`(${compile(searchTextOf('network')!).text} ILIKE $1 ESCAPE '!' AND ((`)).toBe(true);
+    // Mail and alerts have no such index; neither does a field outside the text.
+    expect(searchTextOf('mail')).toBeNull();
+    expect(compiled(match('registry_path', value('*Run*')), 'endpoint').text).toBe(
+      `"e"."registry_path" ILIKE $1 ESCAPE '!'`,
+    );
+  });
+
+  it('writes the indexed text exactly as the migration that indexes it', () => {
+    const migrations = path.resolve(import.meta.dirname, '../../../migrations');
+    const name = readdirSync(migrations).find((file) => file.endsWith('_search_text_indexes.sql'))!;
+    const squeeze = (text: string) => text.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')');
+    const migration = squeeze(readFileSync(path.join(migrations, name), 'utf8'));
+    for (const kind of ['endpoint', 'network'] as const) {
+      // The index names the columns bare; the query reads them as `e.` columns of the same table.
+      const indexed = compile(searchTextOf(kind)!).text.replaceAll('e.', '');
+      expect(migration).toContain(squeeze(`ON ${kind}_events USING gin (${indexed} gin_trgm_ops)`));
+    }
+  });
+
+  it('looks for free text in every free-text field of the kind', () => {
     const free = compiled({ type: 'text', value: term('invoice'), start: 0, end: 7 }, 'mail');
     expect(free.text).toBe(
       `(("e"."subject" ILIKE $1 ESCAPE '!') OR ("e"."sender" ILIKE $2 ESCAPE '!') OR ` +

@@ -67,6 +67,28 @@ const storedLowerCase: { [K in SearchKind]?: ReadonlySet<string> } = {
   mail: new Set(['sender', 'recipient']),
 };
 
+/**
+ * The text of a row a kind's trigram index covers (migration search_text_indexes): its free-text
+ * columns joined by spaces, written exactly as the index's expression so the planner matches it.
+ * A match on one of those columns is also a match of this text, so `text ILIKE '%…%'` is added
+ * before the column's own condition: the index finds the few candidate rows, the column decides.
+ */
+export function searchTextOf(kind: SearchKind): SqlFragment | null {
+  if (kind !== 'endpoint' && kind !== 'network') return null;
+  return sql.raw(`(${freeTextFields[kind].map((column) => `coalesce(e.${column}, '')`).join(" || ' ' || ")})`);
+}
+
+/**
+ * The condition with the trigram prefilter of its kind's text before it, when the field is in that
+ * text; `contained` is the term's pattern with `%` at both ends.
+ */
+function withTextPrefilter(context: Context, name: string, contained: string, condition: SqlFragment): SqlFragment {
+  const text = searchTextOf(context.kind);
+  const covered: readonly string[] = freeTextFields[context.kind];
+  if (text === null || !covered.includes(name)) return condition;
+  return sql`(${likeMatch(text, contained)} AND ${condition})`;
+}
+
 /** A query the compiler cannot turn into SQL (a value of the wrong form, a field the kind lacks). */
 export class SearchCompileError extends Error {
   constructor(
@@ -200,7 +222,13 @@ function termCondition(term: Term, target: ResolvedField, context: Context): Sql
     case 'keyword': {
       if (wildcarded(term)) {
         literalText(term);
-        return onField(target, (column) => likeMatch(column, likePattern(term, false)));
+        const pattern = likePattern(term, false);
+        return withTextPrefilter(
+          context,
+          target.name,
+          likePattern(term, true),
+          onField(target, (column) => likeMatch(column, pattern)),
+        );
       }
       const text = literalText(term);
       const key = keywordKeys[target.name]?.(text) ?? text;
@@ -208,9 +236,16 @@ function termCondition(term: Term, target: ResolvedField, context: Context): Sql
         return onField(target, (column) => sql`${column} = lower(${key}::text)`);
       return onField(target, (column) => sql`lower(${column}) = lower(${key}::text)`);
     }
-    case 'text':
+    case 'text': {
       literalText(term);
-      return onField(target, (column) => likeMatch(column, likePattern(term, true)));
+      const pattern = likePattern(term, true);
+      return withTextPrefilter(
+        context,
+        target.name,
+        pattern,
+        onField(target, (column) => likeMatch(column, pattern)),
+      );
+    }
     case 'ip': {
       noWildcard(term, target);
       const text = literalText(term);
@@ -260,12 +295,13 @@ function freeTextCondition(term: Term, context: Context): SqlFragment {
   literalText(term);
   const pattern = likePattern(term, true);
   const names: readonly string[] = freeTextFields[context.kind];
-  return anyOf(
+  const anyField = anyOf(
     names.map((name) => {
       const target = { name, ...fieldColumns(context.kind, name)! };
       return onField(target, (column) => likeMatch(column, pattern));
     }),
   );
+  return withTextPrefilter(context, names[0]!, pattern, anyField);
 }
 
 function nodeCondition(node: QueryNode, context: Context): SqlFragment {
