@@ -4,6 +4,7 @@ import {
   MAX_SEARCH_VALUES,
   parseQuery,
   SEARCH_VALUES_SAMPLE_ROWS,
+  suggestedValueTypes,
   searchKinds,
   type QueryNode,
   type QueryProblem,
@@ -11,7 +12,6 @@ import {
   type SearchBody,
   type SearchHistogram,
   type SearchHit,
-  type SearchFieldType,
   type SearchKind,
   type SearchValuesAnswer,
   type SearchValuesBody,
@@ -61,9 +61,6 @@ export function checkedQuery(query: string, kinds: readonly SearchKind[], now = 
 export function kindsRefused(actor: Actor, kinds: readonly SearchKind[]): SearchKind[] {
   return searchKinds.filter((kind) => kinds.includes(kind) && !can(actor, kindBasenames[kind], 'view'));
 }
-
-/** The field types whose values are few and whole enough to suggest. */
-const suggestedTypes: ReadonlySet<SearchFieldType> = new Set(['keyword', 'ip', 'boolean']);
 
 /** How far back `values/` reads when no time range is given. */
 const VALUES_DEFAULT_DAYS = 7;
@@ -183,7 +180,7 @@ export class SearchService {
     }
     const found = fieldColumns(body.kind, body.field);
     if (!found) throw ValidationError.field('field', `No field '${body.field}' in ${body.kind}.`);
-    if (!suggestedTypes.has(found.field.type)) {
+    if (!suggestedValueTypes.includes(found.field.type)) {
       throw ValidationError.field(
         'field',
         `'${body.field}' is a ${found.field.type} field: values are suggested for keyword, ip and boolean fields only.`,
