@@ -1,6 +1,8 @@
 import type { SearchAnswer, SearchHistogram, SearchHit, SearchValuesAnswer } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
+import { fieldColumns } from '../src/modules/search/search-sql';
+import { searchValues } from '../src/modules/search/search.repository';
 import { buildDetection, raise } from './helpers/alert-factories';
 import type { Errors } from './helpers/auth-helpers';
 import type { TestClient } from './helpers/http-client';
@@ -607,6 +609,32 @@ describe('POST /api/search/values/', () => {
     expect(await known(analyst, 'endpoint', 'host_name', '%')).toEqual([]);
     expect(await known(analyst, 'endpoint', 'host_name', 'WS_')).toEqual([]);
     expect(await known(analyst, 'network', 'ip', '10.20.1.')).toEqual([{ value: CLIENT, count: 5 }]);
+  });
+
+  it('reads a bounded sample: the newest rows of each company, the sample shared among them', async () => {
+    const hostName = fieldColumns('endpoint', 'host_name')!;
+    const sampled = (companies: number[], sample: number) =>
+      searchValues(t.db, {
+        kind: 'endpoint',
+        ...hostName,
+        scope: { companies },
+        from: new Date(FROM),
+        to: new Date(TO),
+        prefix: '',
+        sample,
+        limit: 20,
+      });
+    // Alpha's newest endpoint event is on WS-HR-02, beta's only one on WS-FIN-07.
+    expect(await sampled([alpha, beta], 2)).toEqual([
+      { value: 'WS-FIN-07', count: 1 },
+      { value: 'WS-HR-02', count: 1 },
+    ]);
+    expect(await sampled([alpha], 2)).toEqual([
+      { value: 'WS-FIN-07', count: 1 },
+      { value: 'WS-HR-02', count: 1 },
+    ]);
+    expect(await sampled([alpha], 1)).toEqual([{ value: 'WS-HR-02', count: 1 }]);
+    expect(await sampled([], 2)).toEqual([]);
   });
 
   it('reads the last 7 days when no time range is given', async () => {

@@ -29,7 +29,7 @@ export const searchBodySchema = z
   });
 export type SearchBody = z.infer<typeof searchBodySchema>;
 
-/** Most values `values/` answers with, and most rows of the range it reads to find them. */
+/** Most values `values/` answers with, and most rows of the range it reads to find them (shared among the companies). */
 export const MAX_SEARCH_VALUES = 20;
 export const SEARCH_VALUES_SAMPLE_ROWS = 50_000;
 

@@ -205,7 +205,7 @@ export interface ValuesScope {
   to: Date;
   /** The start of the values wanted, whatever the case. */
   prefix: string;
-  /** Most rows read: the newest of the range. */
+  /** Most rows read, shared among the companies of the scope: the newest of each. */
   sample: number;
   /** Most values answered. */
   limit: number;
@@ -219,24 +219,29 @@ function valueText(field: SearchField, column: SqlFragment): SqlFragment {
 }
 
 /**
- * The values a field holds most often among the newest `sample` rows of the range in the scope
- * (so the cost is bounded however big the table), most frequent first, then by value.
+ * The values a field holds most often in a bounded sample of the range, most frequent first, then by
+ * value. The sample is each company's newest rows, `sample` shared equally among the companies in
+ * the scope: every company's read walks its (company, time) index and stops, so the cost is bounded
+ * however big the table and however many companies the caller sees.
  */
 export async function searchValues(db: Queryable, search: ValuesScope): Promise<{ value: string; count: number }[]> {
   const { from, ts } = searchTables[search.kind];
-  const where = sql.and([
-    tenantCondition(search.scope, sql`e.company_id`),
-    sql`${ts} >= ${search.from.toISOString()}::timestamptz`,
-    sql`${ts} <= ${search.to.toISOString()}::timestamptz`,
-  ]);
   const values = sql.join(
     search.columns.map((column) => valueText(search.field, column)),
     ' UNION ALL ',
   );
   const result = await db.query<{ value: string; count: string | number }>(sql`
+    WITH scope AS (SELECT c.id FROM companies c WHERE ${tenantCondition(search.scope, sql`c.id`)}),
+      share AS (SELECT ceil(${search.sample}::numeric / greatest(count(*), 1))::int8 AS rows FROM scope)
     SELECT v.value, count(*)::int8 AS count
-    FROM (SELECT ${sql.join(search.columns, ', ')} FROM ${from} WHERE ${where}
-          ORDER BY ${ts} DESC LIMIT ${search.sample}) e
+    FROM scope c
+    CROSS JOIN share
+    CROSS JOIN LATERAL (
+      SELECT ${sql.join(search.columns, ', ')} FROM ${from}
+      WHERE e.company_id = c.id
+        AND ${ts} >= ${search.from.toISOString()}::timestamptz
+        AND ${ts} <= ${search.to.toISOString()}::timestamptz
+      ORDER BY ${ts} DESC LIMIT share.rows) e
     CROSS JOIN LATERAL (${values}) AS v(value)
     WHERE v.value IS NOT NULL AND v.value <> ''
       AND ${likeMatch(sql`v.value`, `${likeLiteral(search.prefix)}%`)}

@@ -171,8 +171,9 @@ export class SearchService {
   }
 
   /**
-   * The values a keyword, address or yes/no field takes most often in the newest rows of the range
-   * (the last 7 days by default), in the caller's scope: what the query box suggests after `field:`.
+   * The values a keyword, address or yes/no field takes most often in a sample of the range's newest
+   * rows (the last 7 days by default) of each company in the caller's scope: what the query box
+   * suggests after `field:`.
    */
   async values(actor: Actor, body: SearchValuesBody): Promise<SearchValuesAnswer> {
     if (kindsRefused(actor, [body.kind]).length > 0) {
