@@ -5,8 +5,8 @@ import { ApiClient, openConsole, screenshot, type ConsolePage } from './helpers'
 
 /** Texts the test looks for, in each language. */
 const words = {
-  en: { found: 'Found', problem: 'At position 14' },
-  ru: { found: 'Найдено', problem: 'Позиция 14' },
+  en: { found: 'Found', problem: 'At position 14', precedence: 'not binds tightest' },
+  ru: { found: 'Найдено', problem: 'Позиция 14', precedence: 'Сильнее всего связывает not' },
 } as const;
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
@@ -40,7 +40,8 @@ const networkLines = ['evil.example.ru', 'intranet.corp.example'].map((rrname, i
 }));
 
 /**
- * Searches → Search against the real server, in English and Russian: a field suggested while typing,
+ * Searches → Search against the real server, in English and Russian: a field and a value suggested while
+ * typing, the query-language help with an example taken from it,
  * a mistake shown at its position before anything is sent, the hits of a query in the table and the
  * histogram, a bar narrowing the time range, and a hit's drawer. Screenshots go to e2e/screenshots.
  */
@@ -100,6 +101,26 @@ describe('search', () => {
       await screenshot(page, `search-suggest-${language}`);
       await query.press('Enter');
       expect(await query.inputValue()).toBe('process_name: ');
+
+      // After field: the values the data holds are suggested with their counts, and chosen with Enter.
+      await query.fill('');
+      await query.pressSequentially('host_name: ws-h');
+      await page.getByTestId('search-suggestion').filter({ hasText: 'WS-HR-02' }).waitFor();
+      expect(await page.getByTestId('search-suggestion').allTextContents()).toEqual(['WS-HR-022']);
+      await screenshot(page, `search-values-${language}`);
+      await query.press('Enter');
+      expect(await query.inputValue()).toBe('host_name: WS-HR-02 ');
+
+      // The query-language help opens by its button (and its address); an example goes into the box.
+      await page.getByTestId('search-syntax').click();
+      await page.getByTestId('search-help-precedence').waitFor();
+      expect(new URL(page.url()).searchParams.get('help')).toBe('1');
+      expect(await page.getByTestId('search-help-precedence').textContent()).toContain(w.precedence);
+      await screenshot(page, `search-help-${language}`);
+      await page.getByTestId('search-help-fieldValue').getByTestId('search-help-example').first().click();
+      await page.getByTestId('search-help-precedence').waitFor({ state: 'detached' });
+      expect(await query.inputValue()).toBe('host_name: WS-FIN-07');
+      expect(new URL(page.url()).searchParams.has('help')).toBe(false);
 
       // A mistake is shown at its place, and nothing runs.
       await query.fill('process_name: (powershell.exe or');

@@ -1,6 +1,8 @@
-import type { SearchAnswer, SearchHistogram, SearchHit } from '@vigil/contract';
+import type { SearchAnswer, SearchHistogram, SearchHit, SearchValuesAnswer } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
+import { fieldColumns } from '../src/modules/search/search-sql';
+import { searchValues } from '../src/modules/search/search.repository';
 import { buildDetection, raise } from './helpers/alert-factories';
 import type { Errors } from './helpers/auth-helpers';
 import type { TestClient } from './helpers/http-client';
@@ -563,6 +565,105 @@ describe('POST /api/search/histogram/', () => {
     );
     const refused = await networkOnly.post<{ detail: string }>('/api/search/histogram/', bodyOf({ kinds: ['mail'] }));
     expect(refused.status).toBe(403);
+  });
+});
+
+describe('POST /api/search/values/', () => {
+  const values = (client: TestClient, body: object) =>
+    client.post<SearchValuesAnswer & Errors & { detail?: string }>('/api/search/values/', body);
+  /** The values of a field over the whole test range, which must be answered. */
+  async function known(client: TestClient, kind: Kind, field: string, prefix = '') {
+    const answer = await values(client, { kind, field, prefix, from: FROM, to: TO });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body.values;
+  }
+
+  it('counts the values of a field in the caller’s companies only, most frequent first', async () => {
+    expect(await known(analyst, 'endpoint', 'host_name')).toEqual([
+      { value: 'WS-FIN-07', count: 3 },
+      { value: 'WS-HR-02', count: 1 },
+    ]);
+    expect(await known(betaAnalyst, 'endpoint', 'host_name')).toEqual([{ value: 'WS-FIN-07', count: 1 }]);
+    // Staff of alpha and beta see both, never gamma's.
+    expect(await known(staff, 'endpoint', 'host_name')).toEqual([
+      { value: 'WS-FIN-07', count: 4 },
+      { value: 'WS-HR-02', count: 1 },
+    ]);
+    expect(await known(analyst, 'network', 'event_type')).toEqual([
+      { value: 'flow', count: 2 },
+      ...['dns', 'fileinfo', 'http', 'smtp', 'tls'].map((value) => ({ value, count: 1 })),
+    ]);
+    // Addresses without their mask, either side for `ip`; every element of a many-valued field.
+    expect((await known(analyst, 'network', 'ip'))[0]).toEqual({ value: CLIENT, count: 5 });
+    expect(await known(analyst, 'mail', 'recipient')).toEqual([
+      { value: 'j.doe@corp.example', count: 2 },
+      { value: 'finance@corp.example', count: 1 },
+    ]);
+    expect(await known(analyst, 'network', 'file_stored')).toEqual([{ value: 'true', count: 1 }]);
+    expect(await known(analyst, 'alerts', 'severity', 'HI')).toEqual([{ value: 'high', count: 1 }]);
+  });
+
+  it('keeps the values starting with the prefix, whatever the case, wildcards read literally', async () => {
+    expect(await known(analyst, 'endpoint', 'host_name', 'ws-h')).toEqual([{ value: 'WS-HR-02', count: 1 }]);
+    expect(await known(analyst, 'endpoint', 'host_name', 'WS-FIN')).toEqual([{ value: 'WS-FIN-07', count: 3 }]);
+    expect(await known(analyst, 'endpoint', 'host_name', '%')).toEqual([]);
+    expect(await known(analyst, 'endpoint', 'host_name', 'WS_')).toEqual([]);
+    expect(await known(analyst, 'network', 'ip', '10.20.1.')).toEqual([{ value: CLIENT, count: 5 }]);
+  });
+
+  it('reads a bounded sample: the newest rows of each company, the sample shared among them', async () => {
+    const hostName = fieldColumns('endpoint', 'host_name')!;
+    const sampled = (companies: number[], sample: number) =>
+      searchValues(t.db, {
+        kind: 'endpoint',
+        ...hostName,
+        scope: { companies },
+        from: new Date(FROM),
+        to: new Date(TO),
+        prefix: '',
+        sample,
+        limit: 20,
+      });
+    // Alpha's newest endpoint event is on WS-HR-02, beta's only one on WS-FIN-07.
+    expect(await sampled([alpha, beta], 2)).toEqual([
+      { value: 'WS-FIN-07', count: 1 },
+      { value: 'WS-HR-02', count: 1 },
+    ]);
+    expect(await sampled([alpha], 2)).toEqual([
+      { value: 'WS-FIN-07', count: 1 },
+      { value: 'WS-HR-02', count: 1 },
+    ]);
+    expect(await sampled([alpha], 1)).toEqual([{ value: 'WS-HR-02', count: 1 }]);
+    expect(await sampled([], 2)).toEqual([]);
+  });
+
+  it('reads the last 7 days when no time range is given', async () => {
+    const answer = await values(analyst, { kind: 'network', field: 'event_type', prefix: '' });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.values).toEqual([{ value: 'flow', count: 1 }]);
+  });
+
+  it('refuses fields the kind lacks or whose values are not suggested, and kinds the caller may not view', async () => {
+    for (const [kind, field] of [
+      ['network', 'scr_ip'],
+      ['mail', 'host_name'],
+      ['endpoint', 'command_line'],
+      ['network', 'dest_port'],
+      ['alerts', 'ts'],
+      ['network', 'constructor'],
+    ]) {
+      const answer = await values(analyst, { kind, field, prefix: '' });
+      expect(answer.status, `${kind}.${field}`).toBe(400);
+      expect(answer.body.errors.field, `${kind}.${field}`).toHaveLength(1);
+    }
+    const badKind = await values(analyst, { kind: 'files', field: 'host_name', prefix: '' });
+    expect(badKind.status).toBe(400);
+    const reversed = await values(analyst, { kind: 'network', field: 'proto', prefix: '', from: TO, to: FROM });
+    expect(reversed.status).toBe(400);
+
+    const refused = await values(networkOnly, { kind: 'mail', field: 'sender', prefix: '' });
+    expect(refused.status).toBe(403);
+    expect((await known(networkOnly, 'network', 'proto')).map((v) => v.value)).toEqual(['TCP', 'UDP']);
   });
 });
 

@@ -29,6 +29,41 @@ export const searchBodySchema = z
   });
 export type SearchBody = z.infer<typeof searchBodySchema>;
 
+/** Most values `values/` answers with, and most rows of the range it reads to find them (shared among the companies). */
+export const MAX_SEARCH_VALUES = 20;
+export const SEARCH_VALUES_SAMPLE_ROWS = 50_000;
+
+/** Which field's known values to suggest: a kind, one of its fields, what is typed so far, and when. */
+export const searchValuesBodySchema = z
+  .object({
+    kind: z.enum(searchKinds, { message: `A kind is one of ${searchKinds.join(', ')}.` }),
+    /** A keyword, address or yes/no field of the kind (docs/query-language.md). */
+    field: z.string().min(1, 'Name a field.').max(100),
+    /** The start of the value typed, whatever the case; empty for any value. */
+    prefix: z.string().max(200, 'A prefix has at most 200 characters.').default(''),
+    /** The time range read; by default the last 7 days. */
+    from: instant.optional(),
+    to: instant.optional(),
+  })
+  .strict()
+  .refine((body) => !body.from || !body.to || Date.parse(body.from) <= Date.parse(body.to), {
+    message: 'The start of the time range must not be after its end.',
+    path: ['to'],
+  });
+export type SearchValuesBody = z.infer<typeof searchValuesBodySchema>;
+
+/** The values a field takes most often in the newest rows read, most frequent first. */
+export const searchValuesAnswerSchema = z.object({
+  values: z.array(
+    z.object({
+      value: z.string(),
+      /** How many of the rows read hold it. */
+      count: z.number().int(),
+    }),
+  ),
+});
+export type SearchValuesAnswer = z.infer<typeof searchValuesAnswerSchema>;
+
 /** Paging and order of a search's results, in the query string as lists have them. */
 export const searchPageQuerySchema = z
   .object({

@@ -234,6 +234,7 @@ export const endpoints = {
   search: {
     run: ref<typeof declared.search.run>('POST', '/api/search/run/'),
     histogram: ref<typeof declared.search.histogram>('POST', '/api/search/histogram/'),
+    values: ref<typeof declared.search.values>('POST', '/api/search/values/'),
     export: ref<typeof declared.search.export>('POST', '/api/search/export/'),
   },
   savedSearches: {

@@ -6,6 +6,10 @@ import {
   searchExportQuerySchema,
   searchHistogramSchema,
   searchPageQuerySchema,
+  searchValuesAnswerSchema,
+  searchValuesBodySchema,
+  MAX_SEARCH_VALUES,
+  SEARCH_VALUES_SAMPLE_ROWS,
 } from '../search';
 
 const tag = 'search';
@@ -42,6 +46,23 @@ export const searchEndpoints = {
     readsOnly: true,
     body: searchBodySchema,
     responses: { 200: searchHistogramSchema },
+  }),
+  values: endpoint({
+    method: 'POST',
+    path: '/api/search/values/',
+    summary: 'Known values of a field, for autocomplete',
+    description:
+      `The ${MAX_SEARCH_VALUES} values of a keyword, address or yes/no field of one kind seen most often in ` +
+      `the newest rows of the time range (by default the last 7 days): ` +
+      `${SEARCH_VALUES_SAMPLE_ROWS.toLocaleString('en-US')} rows in all, shared equally among the companies ` +
+      'the caller sees, each company giving its newest; with how many of those rows hold each value; only values ' +
+      'starting with `prefix`, whatever the case. A field the kind does not have, or of another type, answers ' +
+      "400 with `errors.field`; the kind's view permission is needed as for `run/`.",
+    tag,
+    access,
+    readsOnly: true,
+    body: searchValuesBodySchema,
+    responses: { 200: searchValuesAnswerSchema },
   }),
   export: endpoint({
     method: 'POST',

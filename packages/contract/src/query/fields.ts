@@ -19,6 +19,12 @@ export type SearchKind = (typeof searchKinds)[number];
  */
 export type SearchFieldType = 'keyword' | 'text' | 'ip' | 'number' | 'time' | 'boolean';
 
+/**
+ * The field types whose values the query box suggests from the data (`POST /api/search/values/`):
+ * whole values, few enough to count. Text, numbers and times are not suggested.
+ */
+export const suggestedValueTypes: readonly SearchFieldType[] = ['keyword', 'ip', 'boolean'];
+
 export interface SearchField {
   type: SearchFieldType;
   /** The field holds several values (recipients, tags); it matches when any of them does. */

@@ -1,7 +1,8 @@
-import type { QueryNode, SearchHit, SearchKind } from '@vigil/contract';
+import type { QueryNode, SearchField, SearchHit, SearchKind } from '@vigil/contract';
 import type { Queryable } from '../../db/database';
 import { sql, type SqlFragment } from '../../db/sql';
 import { tenantCondition, type TenantScope } from '../../http/tenancy';
+import { likeLiteral, likeMatch } from '../../list/list-engine';
 import { compileSearchQuery, searchTables } from './search-sql';
 
 /** What a search reads: its kinds, its query (null: everything), the caller's scope and the time range. */
@@ -191,4 +192,61 @@ export async function searchBuckets(
   return results.flatMap((result, index) =>
     result.rows.map((row) => ({ kind: parts[index]!.kind, bucket: Number(row.bucket), count: Number(row.count) })),
   );
+}
+
+/** What `searchValues` counts: one field of one kind, in the caller's scope and a time range. */
+export interface ValuesScope {
+  kind: SearchKind;
+  field: SearchField;
+  /** The field's column expressions over `e` (several: any of them holds a value). */
+  columns: readonly SqlFragment[];
+  scope: TenantScope;
+  from: Date;
+  to: Date;
+  /** The start of the values wanted, whatever the case. */
+  prefix: string;
+  /** Most rows read, shared among the companies of the scope: the newest of each. */
+  sample: number;
+  /** Most values answered. */
+  limit: number;
+}
+
+/** A column's values as text: an address without its /32 or /128, a boolean as `true` / `false`. */
+function valueText(field: SearchField, column: SqlFragment): SqlFragment {
+  if (field.many) return sql`SELECT unnest(${column})::text`;
+  if (field.type === 'ip') return sql`SELECT host(${column})`;
+  return sql`SELECT ${column}::text`;
+}
+
+/**
+ * The values a field holds most often in a bounded sample of the range, most frequent first, then by
+ * value. The sample is each company's newest rows, `sample` shared equally among the companies in
+ * the scope: every company's read walks its (company, time) index and stops, so the cost is bounded
+ * however big the table and however many companies the caller sees.
+ */
+export async function searchValues(db: Queryable, search: ValuesScope): Promise<{ value: string; count: number }[]> {
+  const { from, ts } = searchTables[search.kind];
+  const values = sql.join(
+    search.columns.map((column) => valueText(search.field, column)),
+    ' UNION ALL ',
+  );
+  const result = await db.query<{ value: string; count: string | number }>(sql`
+    WITH scope AS (SELECT c.id FROM companies c WHERE ${tenantCondition(search.scope, sql`c.id`)}),
+      share AS (SELECT ceil(${search.sample}::numeric / greatest(count(*), 1))::int8 AS rows FROM scope)
+    SELECT v.value, count(*)::int8 AS count
+    FROM scope c
+    CROSS JOIN share
+    CROSS JOIN LATERAL (
+      SELECT ${sql.join(search.columns, ', ')} FROM ${from}
+      WHERE e.company_id = c.id
+        AND ${ts} >= ${search.from.toISOString()}::timestamptz
+        AND ${ts} <= ${search.to.toISOString()}::timestamptz
+      ORDER BY ${ts} DESC LIMIT share.rows) e
+    CROSS JOIN LATERAL (${values}) AS v(value)
+    WHERE v.value IS NOT NULL AND v.value <> ''
+      AND ${likeMatch(sql`v.value`, `${likeLiteral(search.prefix)}%`)}
+    GROUP BY v.value
+    ORDER BY count(*) DESC, v.value
+    LIMIT ${search.limit}`);
+  return result.rows.map((row) => ({ value: row.value, count: Number(row.count) }));
 }

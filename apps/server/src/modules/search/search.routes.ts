@@ -5,7 +5,7 @@ import { requestUrl, requireActor } from '../../http/actor';
 import { route } from '../../http/endpoints';
 import { SearchService } from './search.service';
 
-/** Search over events and alerts with the query language: a page of hits, and their histogram. */
+/** Search over events and alerts with the query language: a page of hits, their histogram, known values. */
 export async function registerSearch(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const searches = new SearchService(deps.db);
   const api = endpoints.search;
@@ -15,6 +15,8 @@ export async function registerSearch(app: FastifyInstance, deps: AppDeps): Promi
   );
 
   route(app, api.histogram, async ({ request, body }) => searches.histogram(requireActor(request), body));
+
+  route(app, api.values, async ({ request, body }) => searches.values(requireActor(request), body));
 
   // The hits as a file for those allowed to take raw events out of the console.
   route(app, api.export, async ({ request, reply, query, body }) => {

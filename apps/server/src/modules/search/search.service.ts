@@ -1,7 +1,10 @@
 import {
   checkQuery,
   MAX_SEARCH_EXPORT_ROWS,
+  MAX_SEARCH_VALUES,
   parseQuery,
+  SEARCH_VALUES_SAMPLE_ROWS,
+  suggestedValueTypes,
   searchKinds,
   type QueryNode,
   type QueryProblem,
@@ -10,6 +13,8 @@ import {
   type SearchHistogram,
   type SearchHit,
   type SearchKind,
+  type SearchValuesAnswer,
+  type SearchValuesBody,
 } from '@vigil/contract';
 import type { Database } from '../../db/database';
 import { can, type Actor } from '../../http/actor';
@@ -17,8 +22,8 @@ import { forbidden, ValidationError } from '../../http/errors';
 import { inScope } from '../../http/tenancy';
 import { holdsPrivilegedFlag } from '../users/users.repository';
 import { bucketRange, bucketWidth } from './search-buckets';
-import { compileSearchQuery, SearchCompileError } from './search-sql';
-import { searchBuckets, searchPage, type SearchScope } from './search.repository';
+import { compileSearchQuery, fieldColumns, SearchCompileError } from './search-sql';
+import { searchBuckets, searchPage, searchValues, type SearchScope } from './search.repository';
 
 /** The permission basename of each kind: viewing its list is what searching it needs. */
 export const kindBasenames: Record<SearchKind, string> = {
@@ -56,6 +61,9 @@ export function checkedQuery(query: string, kinds: readonly SearchKind[], now = 
 export function kindsRefused(actor: Actor, kinds: readonly SearchKind[]): SearchKind[] {
   return searchKinds.filter((kind) => kinds.includes(kind) && !can(actor, kindBasenames[kind], 'view'));
 }
+
+/** How far back `values/` reads when no time range is given. */
+const VALUES_DEFAULT_DAYS = 7;
 
 export interface SearchPaging {
   page: number;
@@ -160,6 +168,39 @@ export class SearchService {
       searchPage(this.db, search, { descending: true, limit: MAX_SEARCH_EXPORT_ROWS, offset: 0 }),
     );
     return { content: format === 'csv' ? hitsAsCsv(hits) : hitsAsJsonLines(hits), truncated: count > hits.length };
+  }
+
+  /**
+   * The values a keyword, address or yes/no field takes most often in a sample of the range's newest
+   * rows (the last 7 days by default) of each company in the caller's scope: what the query box
+   * suggests after `field:`.
+   */
+  async values(actor: Actor, body: SearchValuesBody): Promise<SearchValuesAnswer> {
+    if (kindsRefused(actor, [body.kind]).length > 0) {
+      throw forbidden(`You may not view ${body.kind}, so you cannot search it.`);
+    }
+    const found = fieldColumns(body.kind, body.field);
+    if (!found) throw ValidationError.field('field', `No field '${body.field}' in ${body.kind}.`);
+    if (!suggestedValueTypes.includes(found.field.type)) {
+      throw ValidationError.field(
+        'field',
+        `'${body.field}' is a ${found.field.type} field: values are suggested for keyword, ip and boolean fields only.`,
+      );
+    }
+    const to = body.to ? new Date(body.to) : new Date();
+    const from = body.from ? new Date(body.from) : new Date(to.getTime() - VALUES_DEFAULT_DAYS * 86_400_000);
+    const values = await searchValues(this.db, {
+      kind: body.kind,
+      field: found.field,
+      columns: found.columns,
+      scope: actor.scope,
+      from,
+      to,
+      prefix: body.prefix,
+      sample: SEARCH_VALUES_SAMPLE_ROWS,
+      limit: MAX_SEARCH_VALUES,
+    });
+    return { values };
   }
 
   /** Hits per bucket of a nice width over the time range, every bucket present, per kind. */

@@ -1,4 +1,4 @@
-import type { SearchBody } from '@vigil/contract';
+import type { SearchBody, SearchKind, SearchValuesAnswer } from '@vigil/contract';
 import { endpoints } from '@vigil/contract/client';
 import { call, requestFile, type Camelize } from '../../../lib/http';
 
@@ -15,10 +15,29 @@ export const runSearch = (
 export const searchHistogram = (body: Camelize<SearchBody>, signal?: AbortSignal) =>
   call(endpoints.search.histogram, { body, signal });
 
+/** What the query box asks known values for: a field of the kinds chosen, what is typed, the time range. */
+export interface KnownValuesAsk {
+  kinds: readonly SearchKind[];
+  field: string;
+  prefix: string;
+  from?: string;
+  to?: string;
+}
+
+/** The values each kind holds most often for a field (`POST /api/search/values/`), one list a kind. */
+export const searchValues = (ask: KnownValuesAsk, signal?: AbortSignal): Promise<SearchValuesAnswer['values'][]> =>
+  Promise.all(
+    ask.kinds.map(async (kind) => {
+      const body = { kind, field: ask.field, prefix: ask.prefix, from: ask.from, to: ask.to };
+      return (await call(endpoints.search.values, { body, signal })).values;
+    }),
+  );
+
 export const searchKeys = {
   all: ['search'] as const,
   run: (body: Camelize<SearchBody>, ordering: string) => ['search', 'run', body, ordering] as const,
   histogram: (body: Camelize<SearchBody>) => ['search', 'histogram', body] as const,
+  values: (ask: KnownValuesAsk) => ['search', 'values', ask] as const,
 };
 
 /** The newest hits as a file (`POST /api/search/export/`), saved by the browser under the server's name. */

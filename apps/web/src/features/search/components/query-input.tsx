@@ -1,22 +1,13 @@
 import { Combobox, Group, Text, Textarea, useCombobox } from '@mantine/core';
-import { commonFields, fieldFor, type QueryProblem, type SearchKind } from '@vigil/contract/query';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { commonFields, fieldFor, suggestedValueTypes, type QueryProblem, type SearchKind } from '@vigil/contract/query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
+import { searchKeys, searchValues, type KnownValuesAsk } from '../api/search';
+import { fixedValues, knownValues } from '../lib/known-values';
 import { valueAtCursor, wordAtCursor } from '../lib/query-problems';
-
-/** Values a field commonly takes, offered after `field:`. */
-const knownValues: Record<string, readonly string[]> = {
-  severity: ['critical', 'high', 'medium', 'low', 'info'],
-  status: ['new', 'in_progress', 'resolved', 'closed'],
-  resolution: ['true_positive', 'false_positive', 'benign', 'duplicate'],
-  proto: ['TCP', 'UDP', 'ICMP', 'IPv6-ICMP'],
-  event_type: ['alert', 'dns', 'http', 'tls', 'flow', 'fileinfo', 'dhcp', 'smtp', 'ssh', 'anomaly'],
-  spf: ['pass', 'fail', 'softfail', 'neutral', 'none'],
-  dkim: ['pass', 'fail', 'none'],
-  dmarc: ['pass', 'fail', 'none'],
-  outcome: ['success', 'failure', 'unknown'],
-  file_stored: ['true', 'false'],
-};
+import { written } from '../lib/search-state';
 
 /** The box's placeholder: a query reads the same in every language. */
 const QUERY_EXAMPLE = 'process_name: powershell.exe and command_line: "-enc"';
@@ -31,9 +22,12 @@ interface Suggestion {
   insert: string;
 }
 
+/** How long typing pauses before the values seen in the data are asked for. */
+const VALUES_DEBOUNCE_MS = 200;
+
 /**
- * The query box: suggests the fields of the data chosen while a term starts and known values after
- * `field:`, runs on Enter (Shift+Enter for a new line) and underlines nothing itself — the page shows
+ * The query box: suggests the fields of the data chosen while a term starts and, after `field:`, the
+ * values the data holds most often in the time range (and a field's usual values), runs on Enter (Shift+Enter for a new line) and underlines nothing itself — the page shows
  * the problem found below it.
  */
 export function QueryInput({
@@ -42,26 +36,52 @@ export function QueryInput({
   onRun,
   kinds,
   problem,
+  range,
 }: {
   value: string;
   onChange: (value: string) => void;
   onRun: () => void;
   kinds: readonly SearchKind[];
   problem: QueryProblem | null;
+  /** The time range searched: the values suggested are those seen in it. */
+  range?: { from: string; to: string };
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const combobox = useCombobox();
   const input = useRef<HTMLTextAreaElement>(null);
   const [cursor, setCursor] = useState(0);
   const fields = useMemo(() => commonFields(kinds), [kinds]);
 
+  // After `field:` of a field whose values are suggested, the values seen in the data, asked for
+  // once typing pauses; the last answer stays shown meanwhile.
+  const afterField = useMemo(() => valueAtCursor(value, cursor), [value, cursor]);
+  const valueField = afterField ? fieldFor(kinds, afterField.field) : null;
+  const ask = useMemo(
+    (): KnownValuesAsk | null =>
+      afterField && valueField && suggestedValueTypes.includes(valueField.type)
+        ? { kinds, field: afterField.field, prefix: afterField.typed, from: range?.from, to: range?.to }
+        : null,
+    [afterField, valueField, kinds, range?.from, range?.to],
+  );
+  const [asked] = useDebouncedValue(ask, VALUES_DEBOUNCE_MS);
+  const seen = useQuery({
+    queryKey: searchKeys.values(asked ?? { kinds: [], field: '', prefix: '' }),
+    queryFn: ({ signal }) => (asked ? searchValues(asked, signal) : Promise.resolve([])),
+    enabled: asked !== null && combobox.dropdownOpened,
+    staleTime: 60_000,
+    placeholderData: keepPreviousData,
+  });
+  const seenValues = asked !== null && ask !== null && asked.field === ask.field ? seen.data : undefined;
+
   const suggestions = useMemo((): Suggestion[] => {
-    const afterField = valueAtCursor(value, cursor);
     if (afterField) {
-      const values = knownValues[afterField.field] ?? [];
-      return values
-        .filter((v) => v.toLowerCase().startsWith(afterField.typed.toLowerCase()) && v !== afterField.typed)
-        .map((v) => ({ value: `v:${v}`, label: v, hint: afterField.field, start: afterField.start, insert: `${v} ` }));
+      return knownValues(seenValues ?? [], fixedValues[afterField.field] ?? [], afterField.typed).map((known) => ({
+        value: `v:${known.value}`,
+        label: known.value,
+        hint: known.count === null ? afterField.field : known.count.toLocaleString(i18n.language),
+        start: afterField.start,
+        insert: `${written(known.value)} `,
+      }));
     }
     const word = wordAtCursor(value, cursor);
     if (!word || word.word.length === 0) return [];
@@ -76,7 +96,7 @@ export function QueryInput({
         start: word.start,
         insert: `${name}: `,
       }));
-  }, [value, cursor, fields, kinds, t]);
+  }, [afterField, seenValues, value, cursor, fields, kinds, t, i18n.language]);
 
   // The first suggestion is always the one Enter takes (arrows move from it).
   useEffect(() => {

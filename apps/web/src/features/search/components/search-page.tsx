@@ -1,9 +1,9 @@
 import './search.css';
-import { Badge, Button, Chip, Group, Menu, Popover, Stack, Text } from '@mantine/core';
+import { Badge, Button, Chip, Group, Menu, Stack, Text } from '@mantine/core';
 import { IconBookmark, IconDownload, IconHelp, IconSearch } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { SearchHit } from '@vigil/contract';
-import { fieldFor, commonFields, searchKinds, type QueryProblem, type SearchKind } from '@vigil/contract/query';
+import { fieldFor, searchKinds, type QueryProblem, type SearchKind } from '@vigil/contract/query';
 import { useMemo, useState } from 'react';
 import { VirtualTable, type Column } from '../../../components/list';
 import { LoadError } from '../../../components/list/list-error';
@@ -30,6 +30,7 @@ import {
   writeSearchState,
   type SearchState,
 } from '../lib/search-state';
+import { QueryHelp } from './query-help';
 import { QueryInput } from './query-input';
 import { SavedSearchModal } from './saved-search-form';
 import { SearchTabs } from './search-tabs';
@@ -38,6 +39,8 @@ import { SearchHistogramBars } from './search-histogram';
 type Hit = Camelize<SearchHit>;
 
 const PAGE_SIZE = 100;
+/** The address parameter that opens the query-language help. */
+const HELP_PARAM = 'help';
 const ROW_HEIGHT = 40;
 
 /** The permission that lets a user read each kind of data. */
@@ -64,47 +67,6 @@ function ProblemLine({ query, problem }: { query: string; problem: QueryProblem 
         <mark>{query.slice(problem.position, end)}</mark>
         {query.slice(end)}
       </div>
-    </Stack>
-  );
-}
-
-/** An example of each line of the syntax help; queries are the same in every language. */
-const helpExamples = {
-  line1: 'host_name: ws-acc-01',
-  line2: 'command_line: "-enc SQBFAFgA"',
-  line3: 'dns_rrname: *.example.ru',
-  line4: 'src_ip: 10.0.0.0/8 or dest_ip: 2001:db8::1',
-  line5: 'dest_port >= 1024 and ts >= now-24h and src_port: [1024 to 2048]',
-  line6: 'dest_port: (80 or 443) and user_name: *',
-  line7: 'not (proto: UDP or dest_port: 53)',
-  line8: 'mimikatz',
-} as const;
-
-/** The syntax in short and the fields of the data chosen. */
-function SyntaxHelp({ kinds }: { kinds: readonly SearchKind[] }) {
-  const { t } = useTranslation();
-  const fields = commonFields(kinds);
-  const lines = Object.entries(helpExamples) as [keyof typeof helpExamples, string][];
-  return (
-    <Stack gap="xs" className="vigil-search-help" maw={560} data-testid="search-help">
-      <Text fw={600}>{t('search.help.title')}</Text>
-      <ul>
-        {lines.map(([line, example]) => (
-          <li key={line}>
-            {t(`search.help.${line}`)}: <code>{example}</code>
-          </li>
-        ))}
-      </ul>
-      <Text fw={600} size="sm">
-        {t('search.help.fields')}
-      </Text>
-      <Group gap={6}>
-        {fields.map((name) => (
-          <code key={name} title={t(`search.fieldTypes.${fieldFor(kinds, name)?.type ?? 'keyword'}`)}>
-            {name}
-          </code>
-        ))}
-      </Group>
     </Stack>
   );
 }
@@ -158,6 +120,16 @@ export default function SearchPage() {
     if (problem) return;
     set({ query: draft.trim() });
   };
+
+  // The query-language help, open while the address says `help=1` (so a link can open it).
+  const helpOpen = params.get(HELP_PARAM) === '1';
+  const showHelp = (open: boolean) =>
+    setParams((previous) => {
+      const next = new URLSearchParams(previous);
+      if (open) next.set(HELP_PARAM, '1');
+      else next.delete(HELP_PARAM);
+      return next;
+    });
 
   const results = useInfiniteQuery({
     queryKey: searchKeys.run(body, '-ts'),
@@ -287,7 +259,7 @@ export default function SearchPage() {
             onChange={(next) => set({ from: next.tsFrom, to: next.tsTo })}
           />
         </Group>
-        <QueryInput value={draft} onChange={setDraft} onRun={run} kinds={kinds} problem={problem} />
+        <QueryInput value={draft} onChange={setDraft} onRun={run} kinds={kinds} problem={problem} range={range} />
         {problem && <ProblemLine query={draft} problem={problem} />}
         {kinds.length === 0 && (
           <Text size="sm" c="red.5">
@@ -303,16 +275,14 @@ export default function SearchPage() {
           >
             {t('search.run')}
           </Button>
-          <Popover position="bottom-start" withinPortal shadow="md">
-            <Popover.Target>
-              <Button variant="subtle" leftSection={<IconHelp size={16} />} data-testid="search-syntax">
-                {t('search.syntax')}
-              </Button>
-            </Popover.Target>
-            <Popover.Dropdown>
-              <SyntaxHelp kinds={kinds} />
-            </Popover.Dropdown>
-          </Popover>
+          <Button
+            variant="subtle"
+            leftSection={<IconHelp size={16} />}
+            onClick={() => showHelp(true)}
+            data-testid="search-syntax"
+          >
+            {t('search.help.open')}
+          </Button>
           {maySave && (
             <Button
               variant="subtle"
@@ -378,6 +348,15 @@ export default function SearchPage() {
         />
       </div>
 
+      <QueryHelp
+        opened={helpOpen}
+        onClose={() => showHelp(false)}
+        onPick={(example) => {
+          setDraft(example);
+          showHelp(false);
+        }}
+        kinds={kinds}
+      />
       <SavedSearchModal
         opened={saving}
         saved={null}

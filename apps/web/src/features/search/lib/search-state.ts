@@ -47,7 +47,7 @@ export function effectiveRange(state: SearchState, now: number): { from: string;
 }
 
 /** A value as the query language reads it back: bare when it can be, else quoted with escapes. */
-function written(value: string): string {
+export function written(value: string): string {
   const plain = /^[^\s"():<>[\]{}\\*?]+$/.test(value) && !/^(and|or|not|to)$/i.test(value);
   return plain ? value : `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }

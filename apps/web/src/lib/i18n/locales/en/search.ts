@@ -12,7 +12,6 @@ export const search = {
   chooseKind: 'Choose at least one kind of data.',
   queryLabel: 'Query',
   run: 'Search',
-  syntax: 'Syntax',
   found: 'Found: {{count}}',
   searching: 'Searching…',
   noResults: 'Nothing matches this query in this time range.',
@@ -49,16 +48,75 @@ export const search = {
     boolean: 'yes/no',
   },
   help: {
-    title: 'How to write a query',
-    line1: 'field: value — equal, whatever the case',
-    line2: 'field: "a phrase" — quoted values may hold spaces and colons',
-    line3: 'Wildcards: * any characters, ? one character',
-    line4: 'Addresses and networks',
-    line5: 'Comparisons, times relative to now, and ranges',
-    line6: 'Several values of one field; a field that has any value',
-    line7: 'Logic and parentheses; two terms side by side must both hold',
-    line8: 'A word with no field is looked for in the main text fields',
-    fields: 'Fields of the data chosen',
+    open: 'Query help',
+    title: 'The query language',
+    intro:
+      'A query picks events and alerts by their fields and by free text; the data and the time range are chosen beside it. An empty query finds everything in the time range. Click an example to put it into the query box.',
+    useExample: 'Put into the query box: {{query}}',
+    sections: {
+      fieldValue: {
+        title: 'Field and value',
+        text: 'A field name, a colon and a value: {{example}}. A value field must equal it whatever the case, a text field must contain it, an address field must hold that address. Spaces around the colon do not matter.',
+      },
+      phrases: {
+        title: 'Quoted phrases',
+        text: 'A value with spaces, brackets or other special characters is written in double quotes: {{example}}. Inside the quotes everything is literal except the backslash, and there are no wildcards.',
+      },
+      wildcards: {
+        title: 'Wildcards',
+        text: 'In a value without quotes {{star}} stands for any number of characters (none too) and {{question}} for exactly one. Wildcards work in value and text fields and in free text; numbers, addresses, times and yes/no fields take none — use a CIDR block or a range for them.',
+      },
+      comparisons: {
+        title: 'Comparisons',
+        text: 'Numbers, addresses and times compare with {{gt}}, {{ge}}, {{lt}} and {{le}}: {{example}}. Value, text and yes/no fields cannot be compared.',
+      },
+      ranges: {
+        title: 'Ranges',
+        text: 'A range is written in square brackets: {{example}}. Both ends are included; {{star}} leaves an end open. Ranges work for numbers, addresses and times; the start may not be after the end.',
+      },
+      cidr: {
+        title: 'Networks (CIDR)',
+        text: 'An address field takes a whole network in CIDR notation, IPv4 or IPv6: {{example}} finds any address inside it. In network events the field {{ip}} is the address of either side.',
+      },
+      fieldGroup: {
+        title: 'Several values of one field',
+        text: 'Values of one field can be combined in parentheses with {{or}}, {{and}} and {{not}}: {{example}} is the same as two terms joined by {{or}}.',
+      },
+      logic: {
+        title: 'And, or, not',
+        text: '{{and}} needs both terms, {{or}} either of them, {{not}} excludes what follows it. Two terms side by side with no operator must both hold. The operators are read in any case; to search for the word itself, quote it: {{quoted}}.',
+      },
+      precedence: {
+        title: 'Precedence and parentheses',
+        text: '{{not}} binds tightest, then {{and}}, then {{or}}: {{plain}} reads as {{grouped}}. Parentheses change the order; when in doubt, use them.',
+      },
+      exists: {
+        title: 'A field that has a value',
+        text: '{{example}} finds events where the field has any value; with {{not}} in front, those where it is empty.',
+      },
+      freeText: {
+        title: 'Free text',
+        text: 'A word or a quoted phrase with no field is looked for in the main text fields of each kind of data (marked in the tables below): contained, whatever the case.',
+      },
+      times: {
+        title: 'Times',
+        text: 'A time is written in full — {{absolute}} (with no offset it is UTC) — or relative to the moment of the search: {{relative}} is fifteen minutes ago. Units: {{units}} — seconds, minutes, hours, days, weeks; {{now}} alone is the moment itself. Compare times or give a range rather than one instant.',
+      },
+      escapes: {
+        title: 'Escapes',
+        text: 'A backslash makes the next character plain: {{backslash}} is one backslash, {{quote}} a double quote, {{star}} a plain star, {{colon}} a colon. A backslash before any other character is a mistake. Windows paths are easiest written in quotes, each backslash doubled.',
+      },
+    },
+    fieldsTitle: 'Fields',
+    fieldsIntro:
+      'Each kind of data has its own fields. A query over several kinds may use a field only if every one of them has it with the same type.',
+    columns: {
+      name: 'Field',
+      type: 'Type',
+      notes: 'Notes',
+    },
+    many: 'several values',
+    freeText: 'free text',
   },
   openEvent: 'Open',
   export: 'Export',
