@@ -80,6 +80,27 @@ export const savedSearchEndpoints = {
     params: idParams,
     responses: { 200: savedSearchRunAnswerSchema },
   }),
+  subscribe: endpoint({
+    method: 'POST',
+    path: '/api/search/saved/:id/subscribe/',
+    summary: 'Mail me the reports of a saved search',
+    description:
+      'The caller is mailed each report with hits its runs write, while they see it and may read search reports ' +
+      '(403 without that permission). Subscribing twice changes nothing.',
+    tag,
+    access: can('view'),
+    params: idParams,
+    responses: { 200: savedSearchSchema },
+  }),
+  unsubscribe: endpoint({
+    method: 'POST',
+    path: '/api/search/saved/:id/unsubscribe/',
+    summary: 'Stop mailing me the reports of a saved search',
+    tag,
+    access: can('view'),
+    params: idParams,
+    responses: { 200: savedSearchSchema },
+  }),
   reports: {
     ...listEndpoints({
       base: '/api/search/reports/',
