@@ -82,13 +82,17 @@ describe('saved searches', () => {
       await goInApp(page, '/searches', '[data-testid="saved-search-row"]');
       const row = page.getByTestId('saved-search-row').filter({ hasText: name });
       await row.waitFor();
-      await row.locator('.mantine-Switch-track').click();
+      // The row's first switch runs it on schedule (the other mails its reports to the caller).
+      await row
+        .locator('.mantine-Switch-root', { has: page.getByTestId('saved-search-toggle') })
+        .locator('.mantine-Switch-track')
+        .click();
       await page.waitForFunction(
         (wanted) =>
           Array.from(document.querySelectorAll('[data-testid="saved-search-row"]')).some(
             (r) =>
               r.textContent?.includes(wanted) &&
-              (r.querySelector('input[type="checkbox"]') as HTMLInputElement)?.checked,
+              (r.querySelector('input[data-testid="saved-search-toggle"]') as HTMLInputElement)?.checked,
           ),
         name,
       );
