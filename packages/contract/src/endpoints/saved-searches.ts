@@ -85,10 +85,10 @@ export const savedSearchEndpoints = {
     path: '/api/search/saved/:id/subscribe/',
     summary: 'Mail me the reports of a saved search',
     description:
-      'The caller is mailed each report with hits its runs write, while they see it and may read search reports ' +
-      '(403 without that permission). Subscribing twice changes nothing.',
+      'The caller is mailed each report with hits its runs write, while they see it and may read search reports. ' +
+      'Subscribing twice changes nothing.',
     tag,
-    access: can('view'),
+    access: reports,
     params: idParams,
     responses: { 200: savedSearchSchema },
   }),
@@ -96,6 +96,7 @@ export const savedSearchEndpoints = {
     method: 'POST',
     path: '/api/search/saved/:id/unsubscribe/',
     summary: 'Stop mailing me the reports of a saved search',
+    description: 'Open to whoever sees it, so that one who may no longer read reports can still leave.',
     tag,
     access: can('view'),
     params: idParams,
