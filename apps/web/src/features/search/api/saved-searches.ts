@@ -52,8 +52,9 @@ export const updateSavedSearch = (id: number, data: Camelize<SavedSearchUpdate>)
   call(endpoints.savedSearches.update, { params: { id }, body: data, shownFields: savedSearchFormFields });
 export const deleteSavedSearch = (id: number) => call(endpoints.savedSearches.delete, { params: { id } });
 export const runSavedSearch = (id: number) => call(endpoints.savedSearches.runNow, { params: { id } });
+/** A saved search, quietly: a report's page asks for it and does without when the caller does not see it. */
 export const fetchSavedSearch = (id: number, signal?: AbortSignal) =>
-  call(endpoints.savedSearches.get, { params: { id }, signal });
+  call(endpoints.savedSearches.get, { params: { id }, signal, notifyErrors: false });
 /** Asks for (`on`) or stops the mail of a saved search's reports to the caller. */
 export const subscribeSavedSearch = (id: number, on: boolean) =>
   call(on ? endpoints.savedSearches.subscribe : endpoints.savedSearches.unsubscribe, { params: { id } });

@@ -8,6 +8,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Panel } from '../../../components/ui/panel';
 import { formatDate } from '../../../lib/dates';
 import { useTranslation } from '../../../lib/i18n';
+import { usePermission } from '../../../lib/permissions';
 import { Link, useParams } from '../../../lib/router';
 import { useSignedInUser } from '../../../lib/session';
 import { fetchSavedSearch, fetchSearchReport, savedSearchKeys, searchPageUrl } from '../api/saved-searches';
@@ -26,11 +27,12 @@ export default function SearchReportPage() {
     enabled: Number.isInteger(id) && id > 0,
   });
   // Its saved search, while the caller sees it, for the "Mail me the reports" switch.
+  const seesSavedSearches = usePermission({ action: 'view', subject: 'search' });
   const savedSearchId = report.data?.savedSearchId ?? null;
   const saved = useQuery({
     queryKey: savedSearchKeys.one(savedSearchId ?? 0),
     queryFn: ({ signal }) => fetchSavedSearch(savedSearchId!, signal),
-    enabled: savedSearchId !== null,
+    enabled: savedSearchId !== null && seesSavedSearches,
     retry: false,
   });
   if (report.error) return <LoadError message={t('search.reports.loadFailed')} onRetry={() => void report.refetch()} />;
