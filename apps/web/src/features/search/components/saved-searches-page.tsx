@@ -170,8 +170,8 @@ export default function SavedSearchesPage() {
       },
       {
         id: 'mailMe',
-        header: t('search.saved.fields.mailMe'),
-        width: '110px',
+        header: t('search.saved.fields.mailMeShort'),
+        width: '100px',
         render: (row) => (
           <span onClick={stop} className="vigil-cell-switch">
             <SubscriptionSwitch saved={row} />

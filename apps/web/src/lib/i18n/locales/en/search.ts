@@ -119,6 +119,7 @@ export const search = {
       owner: 'Owner',
       subscribers: 'Mail the reports to',
       mailMe: 'Mail me the reports',
+      mailMeShort: 'Mail me',
     },
     hints: {
       enabled: 'Reads each event that arrives once, from the moment it is switched on.',
