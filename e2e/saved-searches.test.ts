@@ -22,7 +22,8 @@ const encodedPowerShell = (host: string, ago: number) => ({
 /**
  * Saved searches and their reports against the real server, in English and Russian: a search saved
  * from the search page with a schedule and an alert, switched on in the list, run by hand after new
- * events arrive, and its report that reopens the search. Screenshots go to e2e/screenshots.
+ * events arrive, and its report, where the caller asks for its reports by mail and which reopens the
+ * search. Screenshots go to e2e/screenshots.
  */
 describe('saved searches', () => {
   let server: RunningServer;
@@ -117,6 +118,14 @@ describe('saved searches', () => {
       expect(await page.getByTestId('search-report-hit').count()).toBe(2);
       await page.getByTestId('search-report-alert').waitFor();
       await screenshot(page, `search-report-${language}`);
+      // Its reports are to be mailed to the caller from now on.
+      await page
+        .locator('.mantine-Switch-root', { has: page.getByTestId('saved-search-subscribe') })
+        .locator('.mantine-Switch-track')
+        .click();
+      await page.waitForFunction(
+        () => (document.querySelector('input[data-testid="saved-search-subscribe"]') as HTMLInputElement)?.checked,
+      );
       await page.getByTestId('search-report-reopen').click();
       await page.waitForURL((url) => url.pathname === '/search');
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="search-row"]').length === 2);
