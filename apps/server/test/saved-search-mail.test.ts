@@ -262,7 +262,10 @@ describe('subscribers of a saved search', () => {
     ).toEqual(['Saved search "RDP in": 1 hit', 'Saved search "RDP in": 2 hits']);
 
     // Who no longer sees it is no longer a subscriber.
-    const narrowed = await sam!.patch<Answer<SavedSearch>>(`/api/search/saved/${saved.id}/`, { sharing: 'private' });
+    const narrowed = await sam!.patch<Answer<SavedSearch>>(`/api/search/saved/${saved.id}/`, {
+      sharing: 'private',
+      subscriber_ids: saved.subscriber_ids,
+    });
     expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);
     expect(narrowed.body.subscriber_ids).toEqual([ids.sam]);
     expect((await alice!.post(`/api/search/saved/${saved.id}/unsubscribe/`)).status).toBe(404);

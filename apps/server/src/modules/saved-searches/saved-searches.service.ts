@@ -105,10 +105,11 @@ export class SavedSearchesService {
         alert: input.alert === undefined ? before.alert : input.alert,
       });
       await updateSavedSearch(tx, before, values);
-      await dropBlindSubscribers(tx, id);
       if (input.subscriber_ids !== undefined) {
         await this.setSubscribers(tx, actor, id, input.subscriber_ids, before.subscriber_ids);
       }
+      // Who no longer sees it (its sharing changed) is no longer a subscriber, kept or not.
+      await dropBlindSubscribers(tx, id);
       const after = (await findSavedSearch(tx, null, id, null, viewerOf(actor)))!;
       await recordChange(tx, audit, audited, { before, after });
       if (after.enabled) await requestSavedSearchRuns(tx);
