@@ -22,7 +22,8 @@ const encodedPowerShell = (host: string, ago: number) => ({
 /**
  * Saved searches and their reports against the real server, in English and Russian: a search saved
  * from the search page with a schedule and an alert, switched on in the list, run by hand after new
- * events arrive, and its report that reopens the search. Screenshots go to e2e/screenshots.
+ * events arrive, and its report, where the caller asks for its reports by mail and which reopens the
+ * search. Screenshots go to e2e/screenshots.
  */
 describe('saved searches', () => {
   let server: RunningServer;
@@ -82,13 +83,17 @@ describe('saved searches', () => {
       await goInApp(page, '/searches', '[data-testid="saved-search-row"]');
       const row = page.getByTestId('saved-search-row').filter({ hasText: name });
       await row.waitFor();
-      await row.locator('.mantine-Switch-track').click();
+      // The row's first switch runs it on schedule (the other mails its reports to the caller).
+      await row
+        .locator('.mantine-Switch-root', { has: page.getByTestId('saved-search-toggle') })
+        .locator('.mantine-Switch-track')
+        .click();
       await page.waitForFunction(
         (wanted) =>
           Array.from(document.querySelectorAll('[data-testid="saved-search-row"]')).some(
             (r) =>
               r.textContent?.includes(wanted) &&
-              (r.querySelector('input[type="checkbox"]') as HTMLInputElement)?.checked,
+              (r.querySelector('input[data-testid="saved-search-toggle"]') as HTMLInputElement)?.checked,
           ),
         name,
       );
@@ -113,6 +118,14 @@ describe('saved searches', () => {
       expect(await page.getByTestId('search-report-hit').count()).toBe(2);
       await page.getByTestId('search-report-alert').waitFor();
       await screenshot(page, `search-report-${language}`);
+      // Its reports are to be mailed to the caller from now on.
+      await page
+        .locator('.mantine-Switch-root', { has: page.getByTestId('saved-search-subscribe') })
+        .locator('.mantine-Switch-track')
+        .click();
+      await page.waitForFunction(
+        () => (document.querySelector('input[data-testid="saved-search-subscribe"]') as HTMLInputElement)?.checked,
+      );
       await page.getByTestId('search-report-reopen').click();
       await page.waitForURL((url) => url.pathname === '/search');
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="search-row"]').length === 2);

@@ -6,6 +6,7 @@ import { requestSavedSearchRuns, SavedSearchRuns } from '../src/modules/saved-se
 import { pruneReadBatches } from '../src/modules/saved-searches/search-reports.repository';
 import type { Detail, Errors } from './helpers/auth-helpers';
 import type { TestClient } from './helpers/http-client';
+import { ingestNetwork, networkFlow } from './helpers/network-flows';
 import { buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';
 
 /*
@@ -38,32 +39,8 @@ const analystPermissions = [
   ...eventKinds,
 ];
 
-let port = 40000;
-/** A network flow to `dest_port`, a few minutes old; each one its own event. */
-function flow(destPort: number) {
-  port++;
-  return {
-    timestamp: new Date(Date.now() - 5 * 60_000).toISOString(),
-    event_type: 'flow',
-    src_ip: '10.20.1.15',
-    src_port: port,
-    dest_ip: '192.0.2.44',
-    dest_port: destPort,
-    proto: 'TCP',
-    flow: { pkts_toserver: 1, pkts_toclient: 1, bytes_toserver: 60, bytes_toclient: 60 },
-  };
-}
-
-async function ingest(key: string, records: readonly object[]) {
-  const response = await fetch(`${t.url}/api/ingest/network/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${key}` },
-    body: records.map((r) => JSON.stringify(r)).join('\n'),
-  });
-  const body = (await response.json()) as { accepted: number; rejected: unknown[] };
-  expect(response.status, JSON.stringify(body)).toBe(200);
-  expect(body.accepted).toBe(records.length);
-}
+const flow = networkFlow;
+const ingest = (key: string, records: readonly object[]) => ingestNetwork(t.url, key, records);
 
 type Answer<T> = T & Errors & Detail;
 
@@ -477,7 +454,7 @@ describe('runs and reports', () => {
   it('reads at most so many batches a run, and the next run, due at once, reads on', async () => {
     const saved = await save(alice, { name: 'Backlog', query: 'dest_port: 5555', type: ['network'], enabled: true });
     for (let i = 0; i < 5; i++) await ingest(alphaKey, [flow(5555)]);
-    const runs = new SavedSearchRuns(t.db, t.app.pipeline, { warn: () => undefined }, 2);
+    const runs = new SavedSearchRuns(t.db, t.app.pipeline, { warn: () => undefined }, { batchesPerRun: 2 });
     const first = await runs.run(saved.id, 'now');
     expect(first).toEqual({ hits: 2, reports: 1, alerts: 0, more: true });
     const due = await t.db.query<{ due: boolean }>(

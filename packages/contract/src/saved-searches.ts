@@ -23,6 +23,9 @@ export type SavedSearchSharing = (typeof savedSearchSharings)[number];
 export const SAVED_SEARCH_MIN_INTERVAL_MINUTES = 1;
 export const SAVED_SEARCH_MAX_INTERVAL_MINUTES = 1440;
 
+/** Most users mailed the reports of one saved search. */
+export const SAVED_SEARCH_MAX_SUBSCRIBERS = 200;
+
 /** What an enabled saved search raises for its hits: one alert per run and company with hits. */
 export const savedSearchAlertSchema = z
   .object({
@@ -55,6 +58,10 @@ export const savedSearchSchema = z.object({
   company_ids: z.array(z.number().int()),
   interval_minutes: z.number().int(),
   alert: savedSearchAlertSchema.nullable(),
+  /** Users mailed each report with hits its runs write: those in the caller's scope. */
+  subscriber_ids: z.array(z.number().int()),
+  /** Whether the caller is one of them. */
+  subscribed: z.boolean(),
   last_run_at: z.string().nullable(),
   last_hits: z.number().int().nullable(),
   created_at: z.string(),
@@ -79,6 +86,11 @@ const fields = {
     .min(SAVED_SEARCH_MIN_INTERVAL_MINUTES, `Run at most every ${SAVED_SEARCH_MIN_INTERVAL_MINUTES} minute.`)
     .max(SAVED_SEARCH_MAX_INTERVAL_MINUTES, `Run at least once a day (${SAVED_SEARCH_MAX_INTERVAL_MINUTES} minutes).`),
   alert: savedSearchAlertSchema.nullable(),
+  /**
+   * Who is mailed its reports with hits, each a user who sees it and may read search reports. Setting
+   * it replaces the subscribers in the caller's scope; those of companies the caller does not see stay.
+   */
+  subscriber_ids: z.array(id).max(SAVED_SEARCH_MAX_SUBSCRIBERS, `At most ${SAVED_SEARCH_MAX_SUBSCRIBERS} subscribers.`),
 };
 
 export const savedSearchCreateSchema = z
@@ -91,6 +103,7 @@ export const savedSearchCreateSchema = z
     company_ids: fields.company_ids.default([]),
     interval_minutes: fields.interval_minutes.default(15),
     alert: fields.alert.default(null),
+    subscriber_ids: fields.subscriber_ids.default([]),
     /** The company it belongs to; the caller's own when absent. */
     company_id: id.optional(),
   })

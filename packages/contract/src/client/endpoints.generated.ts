@@ -245,6 +245,8 @@ export const endpoints = {
     update: ref<typeof declared.savedSearches.update>('PATCH', '/api/search/saved/:id/'),
     delete: ref<typeof declared.savedSearches.delete>('DELETE', '/api/search/saved/:id/'),
     runNow: ref<typeof declared.savedSearches.runNow>('POST', '/api/search/saved/:id/run/'),
+    subscribe: ref<typeof declared.savedSearches.subscribe>('POST', '/api/search/saved/:id/subscribe/'),
+    unsubscribe: ref<typeof declared.savedSearches.unsubscribe>('POST', '/api/search/saved/:id/unsubscribe/'),
     reports: {
       list: listRef<typeof declared.savedSearches.reports.list>('POST', '/api/search/reports/check/', { basename: 'search/reports', orderings: ['ran_at', 'hit_count', 'id'], defaultOrdering: ['-ran_at'], filters: { company_id: 'numbers', ran_from: 'string', ran_to: 'string', saved_search_id: 'numbers', search: 'string' } }),
       count: ref<typeof declared.savedSearches.reports.count>('POST', '/api/search/reports/count/'),

@@ -80,6 +80,28 @@ export const savedSearchEndpoints = {
     params: idParams,
     responses: { 200: savedSearchRunAnswerSchema },
   }),
+  subscribe: endpoint({
+    method: 'POST',
+    path: '/api/search/saved/:id/subscribe/',
+    summary: 'Mail me the reports of a saved search',
+    description:
+      'The caller is mailed each report with hits its runs write, while they see it and may read search reports. ' +
+      'Subscribing twice changes nothing.',
+    tag,
+    access: reports,
+    params: idParams,
+    responses: { 200: savedSearchSchema },
+  }),
+  unsubscribe: endpoint({
+    method: 'POST',
+    path: '/api/search/saved/:id/unsubscribe/',
+    summary: 'Stop mailing me the reports of a saved search',
+    description: 'Open to whoever sees it, so that one who may no longer read reports can still leave.',
+    tag,
+    access: can('view'),
+    params: idParams,
+    responses: { 200: savedSearchSchema },
+  }),
   reports: {
     ...listEndpoints({
       base: '/api/search/reports/',

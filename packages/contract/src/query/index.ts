@@ -5,3 +5,4 @@ export * from './parse';
 export * from './check';
 export * from './values';
 export * from './print';
+export * from './hit-summary';

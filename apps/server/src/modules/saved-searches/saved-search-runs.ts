@@ -1,13 +1,21 @@
-import { SEARCH_REPORT_FIRST_HITS, type SavedSearchRunAnswer, type SearchHit } from '@vigil/contract';
+import {
+  mailAddressSchema,
+  SEARCH_REPORT_FIRST_HITS,
+  type SavedSearchRunAnswer,
+  type SearchHit,
+} from '@vigil/contract';
 import type { Database, Queryable } from '../../db/database';
 import { enqueueJobOnce } from '../jobs/jobs.queue';
+import { enqueueMails } from '../mail/mail.queue';
 import { dedupKeyOf, type Detection, type DetectionSource, type Observable } from '../pipeline/detections';
 import type { DetectionPipeline } from '../pipeline/pipeline';
 import type { LiveEvent } from '../live/live.bus';
 import { searchBatches, type BatchedSearchKind } from '../search/search.repository';
 import { checkedQuery } from '../search/search.service';
-import { findSavedSearch, type SavedSearchRow } from './saved-searches.repository';
+import { reportMail, type ReportForMail } from './report-mail';
+import { findSavedSearch, reportRecipients, type SavedSearchRow } from './saved-searches.repository';
 import {
+  companyNameOf,
   dueSavedSearches,
   finishRun,
   insertSearchReport,
@@ -81,13 +89,20 @@ export function observablesOf(hits: readonly SearchHit[]): Observable[] {
  * reads the same batches; a committed run's batches are never read again.
  */
 export class SavedSearchRuns {
+  /** Most batches one run reads (BATCHES_PER_RUN; tests make it small). */
+  private readonly batchesPerRun: number;
+  /** Where users open the console (PUBLIC_URL), for the links in report mails. */
+  private readonly publicUrl: string | undefined;
+
   constructor(
     private readonly db: Database,
     private readonly pipeline: DetectionPipeline,
     private readonly log: { warn(o: object, m: string): void },
-    /** Most batches one run reads (BATCHES_PER_RUN; tests make it small). */
-    private readonly batchesPerRun = BATCHES_PER_RUN,
-  ) {}
+    options: { publicUrl?: string | undefined; batchesPerRun?: number } = {},
+  ) {
+    this.batchesPerRun = options.batchesPerRun ?? BATCHES_PER_RUN;
+    this.publicUrl = options.publicUrl;
+  }
 
   private prunedAt = 0;
 
@@ -169,7 +184,7 @@ export class SavedSearchRuns {
         live.push(...raised.live);
         if (alertId !== null) answer.alerts++;
       }
-      await insertSearchReport(tx, {
+      const report = {
         savedSearchId: saved.id,
         savedSearchName: saved.name,
         companyId,
@@ -180,12 +195,38 @@ export class SavedSearchRuns {
         hitCount: found.count,
         firstHits: found.hits,
         alertId,
-      });
+      };
+      const reportId = await insertSearchReport(tx, report);
       answer.reports++;
+      await this.mailReport(tx, saved.id, companyId, { ...report, id: reportId });
     }
     await recordReadBatches(tx, saved.id, batches);
     await finishRun(tx, saved.id, answer.hits, more);
     return answer;
+  }
+
+  /**
+   * Queues the mail of a report to each subscriber who may read it, in the run's transaction: a run
+   * that rolls back mails nothing, and a committed run's events are never reported (nor mailed) again.
+   */
+  private async mailReport(
+    tx: Queryable,
+    savedSearchId: number,
+    companyId: number,
+    report: Omit<ReportForMail, 'companyName'>,
+  ) {
+    const recipients = (await reportRecipients(tx, savedSearchId, companyId)).filter(
+      (user) => mailAddressSchema.safeParse(user.email).success,
+    );
+    if (recipients.length === 0) return;
+    const about = { ...report, companyName: await companyNameOf(tx, companyId) };
+    await enqueueMails(
+      tx,
+      recipients.map((user) => ({
+        to: user.email,
+        ...reportMail(about, { name: user.name, locale: user.locale, timeZone: user.time_zone }, this.publicUrl),
+      })),
+    );
   }
 }
 

@@ -15,7 +15,7 @@ const SCHEDULE_MS = 30_000;
 
 /** Saved searches, their scheduled runs (the job `saved_searches.run`) and the reports the runs write. */
 export async function registerSavedSearches(app: FastifyInstance, deps: ModuleDeps): Promise<void> {
-  const runs = new SavedSearchRuns(deps.db, deps.pipeline, app.log);
+  const runs = new SavedSearchRuns(deps.db, deps.pipeline, app.log, { publicUrl: deps.config.publicUrl });
   app.jobs.register(SAVED_SEARCH_RUN_JOB, () => runs.runJob());
   if (deps.config.jobsPollMs > 0) {
     const timer = setInterval(() => {
@@ -65,6 +65,19 @@ export async function registerSavedSearches(app: FastifyInstance, deps: ModuleDe
     async ({ request, params }) => saved.runNow(requireActor(request), auditContextOf(request), params.id),
     visibleFirst,
   );
+
+  for (const [spec, on] of [
+    [api.subscribe, true],
+    [api.unsubscribe, false],
+  ] as const) {
+    route(
+      app,
+      spec,
+      async ({ request, params }) =>
+        toSavedSearch(await saved.subscribe(requireActor(request), auditContextOf(request), params.id, on)),
+      visibleFirst,
+    );
+  }
 
   registerList(app, api.reports, searchReportList, options);
   route(app, api.reports.get, async ({ request, params }) => saved.report(requireActor(request), params.id));

@@ -14,8 +14,12 @@ import { checkedQuery, kindsRefused } from '../search/search.service';
 import { requestSavedSearchRuns, type SavedSearchRuns } from './saved-search-runs';
 import {
   deleteSavedSearch,
+  dropBlindSubscribers,
   findSavedSearch,
   insertSavedSearch,
+  replaceSubscribers,
+  setSubscribed,
+  subscriberStanding,
   updateSavedSearch,
   type SavedSearchRow,
   type SavedSearchValues,
@@ -36,6 +40,7 @@ const audited: AuditedKind<SavedSearchRow> = {
     company_ids: s.company_ids.map(Number),
     interval_minutes: s.interval_minutes,
     alert: s.alert,
+    subscriber_ids: s.subscriber_ids.map(Number),
   }),
 };
 
@@ -77,7 +82,8 @@ export class SavedSearchesService {
     });
     return this.db.transaction(async (tx) => {
       const id = await insertSavedSearch(tx, companyId, actor.userId, values);
-      const row = (await findSavedSearch(tx, null, id))!;
+      if (input.subscriber_ids.length > 0) await this.setSubscribers(tx, actor, id, input.subscriber_ids);
+      const row = (await findSavedSearch(tx, null, id, null, viewerOf(actor)))!;
       await recordChange(tx, audit, audited, { after: row });
       if (row.enabled) await requestSavedSearchRuns(tx);
       return row;
@@ -99,7 +105,12 @@ export class SavedSearchesService {
         alert: input.alert === undefined ? before.alert : input.alert,
       });
       await updateSavedSearch(tx, before, values);
-      const after = (await findSavedSearch(tx, null, id))!;
+      if (input.subscriber_ids !== undefined) {
+        await this.setSubscribers(tx, actor, id, input.subscriber_ids, before.subscriber_ids);
+      }
+      // Who no longer sees it (its sharing changed) is no longer a subscriber, kept or not.
+      await dropBlindSubscribers(tx, id);
+      const after = (await findSavedSearch(tx, null, id, null, viewerOf(actor)))!;
       await recordChange(tx, audit, audited, { before, after });
       if (after.enabled) await requestSavedSearchRuns(tx);
       return after;
@@ -111,6 +122,22 @@ export class SavedSearchesService {
       const before = await this.changeable(tx, actor, id);
       await deleteSavedSearch(tx, id);
       await recordChange(tx, audit, audited, { before });
+    });
+  }
+
+  /**
+   * The caller asks for (`on`) or stops the mail of the saved search's reports (asking needs
+   * `search/reports: view`, checked by the route); a change is recorded, asking twice changes nothing.
+   */
+  async subscribe(actor: Actor, audit: AuditContext, id: number, on: boolean): Promise<SavedSearchRow> {
+    return this.db.transaction(async (tx) => {
+      const before = await findSavedSearch(tx, viewerOf(actor), id, 'update');
+      if (!before) throw notFound();
+      if (before.subscribed === on) return before;
+      await setSubscribed(tx, id, actor.userId, on);
+      const after = (await findSavedSearch(tx, null, id, null, viewerOf(actor)))!;
+      await recordChange(tx, audit, audited, { before, after });
+      return after;
     });
   }
 
@@ -151,6 +178,37 @@ export class SavedSearchesService {
       throw forbidden('Only its owner or someone who manages its company may change this saved search.');
     }
     return found;
+  }
+
+  /**
+   * Makes these users the subscribers the caller sees. Those it adds must be users the caller sees,
+   * active, who see the saved search as it now stands and may read search reports (400
+   * `subscriber_ids` naming the others); those it keeps (`kept`, as the caller saw them) stay as they
+   * are, so a change of the saved search is not refused for a subscriber deactivated since.
+   */
+  private async setSubscribers(
+    tx: Queryable,
+    actor: Actor,
+    id: number,
+    userIds: readonly number[],
+    kept: readonly number[] = [],
+  ): Promise<void> {
+    const wanted = [...new Set(userIds.map(Number))];
+    const added = wanted.filter((userId) => !kept.map(Number).includes(userId));
+    const standing = await subscriberStanding(tx, id, added, actor.scope);
+    const known = new Set(standing.map((user) => user.id));
+    const problems: string[] = [];
+    const unknown = added.filter((userId) => !known.has(userId));
+    if (unknown.length > 0) problems.push(`No users with ids ${unknown.join(', ')}.`);
+    const names = (refused: typeof standing) => refused.map((user) => user.username).join(', ');
+    const archived = standing.filter((user) => user.archived);
+    if (archived.length > 0) problems.push(`Deactivated users get no mail: ${names(archived)}.`);
+    const blind = standing.filter((user) => !user.archived && !user.sees);
+    if (blind.length > 0) problems.push(`These users do not see this saved search: ${names(blind)}.`);
+    const unread = standing.filter((user) => !user.archived && user.sees && !user.reads_reports);
+    if (unread.length > 0) problems.push(`These users may not read search reports: ${names(unread)}.`);
+    if (problems.length > 0) throw new ValidationError({ subscriber_ids: problems });
+    await replaceSubscribers(tx, id, wanted, actor.scope);
   }
 
   /** The values checked as a whole: the query, the kinds the caller may view, the sharing. */

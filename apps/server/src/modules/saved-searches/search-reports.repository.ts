@@ -179,3 +179,9 @@ export async function finishRun(db: Queryable, id: number, hits: number, more: b
       }
     WHERE id = ${id}`);
 }
+
+/** A company's name, for the mails of its reports. */
+export async function companyNameOf(db: Queryable, companyId: number): Promise<string> {
+  const { rows } = await db.query<{ name: string }>(sql`SELECT name FROM companies WHERE id = ${companyId}`);
+  return rows[0]?.name ?? `#${companyId}`;
+}

@@ -30,10 +30,21 @@ export const savedSearchKeys = {
   all: ['search'] as const,
   reports: ['search/reports'] as const,
   report: (id: number) => ['search/reports', 'detail', id] as const,
+  one: (id: number) => ['search', 'detail', id] as const,
+  users: ['search', 'subscribable-users'] as const,
 };
 
 /** The fields the save form shows problems beside. */
-export const savedSearchFormFields = ['name', 'query', 'type', 'intervalMinutes', 'sharing', 'companyIds', 'alert'];
+export const savedSearchFormFields = [
+  'name',
+  'query',
+  'type',
+  'intervalMinutes',
+  'sharing',
+  'companyIds',
+  'alert',
+  'subscriberIds',
+];
 
 export const createSavedSearch = (data: Camelize<SavedSearchCreate>) =>
   call(endpoints.savedSearches.create, { body: data, shownFields: savedSearchFormFields });
@@ -41,6 +52,14 @@ export const updateSavedSearch = (id: number, data: Camelize<SavedSearchUpdate>)
   call(endpoints.savedSearches.update, { params: { id }, body: data, shownFields: savedSearchFormFields });
 export const deleteSavedSearch = (id: number) => call(endpoints.savedSearches.delete, { params: { id } });
 export const runSavedSearch = (id: number) => call(endpoints.savedSearches.runNow, { params: { id } });
+/** A saved search, quietly: a report's page asks for it and does without when the caller does not see it. */
+export const fetchSavedSearch = (id: number, signal?: AbortSignal) =>
+  call(endpoints.savedSearches.get, { params: { id }, signal, notifyErrors: false });
+/** Asks for (`on`) or stops the mail of a saved search's reports to the caller. */
+export const subscribeSavedSearch = (id: number, on: boolean) =>
+  call(on ? endpoints.savedSearches.subscribe : endpoints.savedSearches.unsubscribe, { params: { id } });
+/** Users the subscribers picker offers (`GET /api/users/available/`). */
+export const fetchSubscribableUsers = (signal?: AbortSignal) => call(endpoints.users.available, { signal });
 export const fetchSearchReport = (id: number, signal?: AbortSignal) =>
   call(endpoints.savedSearches.reports.get, { params: { id }, signal });
 

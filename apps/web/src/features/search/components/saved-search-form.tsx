@@ -14,23 +14,25 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SavedSearchSharing } from '@vigil/contract';
 import { searchKinds, type SearchKind } from '@vigil/contract/query';
 import { alertSeverityValues } from '@vigil/contract/client';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { FormActions, FormError, FormFrame, fieldProblem } from '../../../components/form';
 import { useTranslation } from '../../../lib/i18n';
 import { notify } from '../../../lib/notifications';
 import { useSignedInUser } from '../../../lib/session';
 import {
   createSavedSearch,
+  fetchSubscribableUsers,
   savedSearchFormFields,
   savedSearchKeys,
   updateSavedSearch,
   type SavedSearch,
 } from '../api/saved-searches';
 import { queryProblem } from '../lib/query-problems';
+import { subscriberOptions } from '../lib/subscriber-options';
 
 type Severity = (typeof alertSeverityValues)[number];
 
@@ -49,6 +51,7 @@ interface Draft {
   severity: Severity;
   title: string;
   mitre: string[];
+  subscriberIds: number[];
 }
 
 const draftOf = (saved: SavedSearch | null, start: { query: string; type: SearchKind[] }): Draft => ({
@@ -63,6 +66,7 @@ const draftOf = (saved: SavedSearch | null, start: { query: string; type: Search
   severity: (saved?.alert?.severity as Severity | undefined) ?? 'medium',
   title: saved?.alert?.title ?? '{{name}}: {{count}}',
   mitre: saved?.alert?.mitre ?? [],
+  subscriberIds: saved?.subscriberIds ?? [],
 });
 
 /**
@@ -124,6 +128,7 @@ function SavedSearchForm({
         sharing: draft.sharing,
         companyIds: draft.sharing === 'companies' ? draft.companyIds : [],
         alert: draft.raise ? { severity: draft.severity, title: draft.title, mitre: draft.mitre } : null,
+        subscriberIds: draft.subscriberIds,
       };
       return saved ? updateSavedSearch(saved.id, data) : createSavedSearch(data);
     },
@@ -135,6 +140,15 @@ function SavedSearchForm({
   });
   const error = (field: string, key: string) =>
     fieldProblem(save.error, field, i18n.language, () => t(`search.saved.errors.${key}` as 'search.saved.errors.name'));
+  const users = useQuery({
+    queryKey: savedSearchKeys.users,
+    queryFn: ({ signal }) => fetchSubscribableUsers(signal),
+    staleTime: 60_000,
+  });
+  const userOptions = useMemo(
+    () => subscriberOptions(users.data ?? [], draft.subscriberIds),
+    [users.data, draft.subscriberIds],
+  );
   const sharings = savedSearchSharings.filter((sharing) => sharing !== 'companies' || me.companies.length > 1);
 
   return (
@@ -220,6 +234,18 @@ function SavedSearchForm({
           searchable
         />
       )}
+      <MultiSelect
+        label={t('search.saved.fields.subscribers')}
+        description={t('search.saved.hints.subscribers')}
+        data={userOptions}
+        value={draft.subscriberIds.map(String)}
+        onChange={(value) => set('subscriberIds', value.map(Number))}
+        error={error('subscriberIds', 'subscribers')}
+        searchable
+        clearable
+        nothingFoundMessage={t('search.saved.noUsers')}
+        data-testid="saved-search-subscribers"
+      />
       <Checkbox
         label={t('search.saved.fields.raise')}
         checked={draft.raise}

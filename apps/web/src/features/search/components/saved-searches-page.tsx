@@ -34,6 +34,7 @@ import {
 } from '../api/saved-searches';
 import { SavedSearchModal } from './saved-search-form';
 import { SearchTabs } from './search-tabs';
+import { SubscriptionSwitch } from './subscription-switch';
 
 type Filters = typeof savedSearchList.filters;
 const stop = (event: { stopPropagation: () => void }) => event.stopPropagation();
@@ -166,6 +167,16 @@ export default function SavedSearchesPage() {
           row.lastRunAt === null
             ? never
             : stackCell(formatDate(row.lastRunAt), row.lastHits === null ? null : hitsLabel(row.lastHits)),
+      },
+      {
+        id: 'mailMe',
+        header: t('search.saved.fields.mailMeShort'),
+        width: '100px',
+        render: (row) => (
+          <span onClick={stop} className="vigil-cell-switch">
+            <SubscriptionSwitch saved={row} />
+          </span>
+        ),
       },
       {
         id: 'owner',

@@ -8,10 +8,12 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Panel } from '../../../components/ui/panel';
 import { formatDate } from '../../../lib/dates';
 import { useTranslation } from '../../../lib/i18n';
+import { usePermission } from '../../../lib/permissions';
 import { Link, useParams } from '../../../lib/router';
 import { useSignedInUser } from '../../../lib/session';
-import { fetchSearchReport, savedSearchKeys, searchPageUrl } from '../api/saved-searches';
+import { fetchSavedSearch, fetchSearchReport, savedSearchKeys, searchPageUrl } from '../api/saved-searches';
 import { summaryOf } from '../lib/hit-summary';
+import { SubscriptionSwitch } from './subscription-switch';
 
 /** One report of a saved search: when it ran, the query as it was, the hits and the first of them. */
 export default function SearchReportPage() {
@@ -23,6 +25,15 @@ export default function SearchReportPage() {
     queryKey: savedSearchKeys.report(id),
     queryFn: ({ signal }) => fetchSearchReport(id, signal),
     enabled: Number.isInteger(id) && id > 0,
+  });
+  // Its saved search, while the caller sees it, for the "Mail me the reports" switch.
+  const seesSavedSearches = usePermission({ action: 'view', subject: 'search' });
+  const savedSearchId = report.data?.savedSearchId ?? null;
+  const saved = useQuery({
+    queryKey: savedSearchKeys.one(savedSearchId ?? 0),
+    queryFn: ({ signal }) => fetchSavedSearch(savedSearchId!, signal),
+    enabled: savedSearchId !== null && seesSavedSearches,
+    retry: false,
   });
   if (report.error) return <LoadError message={t('search.reports.loadFailed')} onRetry={() => void report.refetch()} />;
   const data = report.data;
@@ -39,14 +50,17 @@ export default function SearchReportPage() {
         title={data.savedSearchName}
         subtitle={t('search.reports.ranOn', { when: formatDate(data.ranAt, 'isoDateTimeSeconds') })}
         actions={
-          <Button
-            component={Link}
-            to={reopen}
-            leftSection={<IconSearch size={16} />}
-            data-testid="search-report-reopen"
-          >
-            {t('search.reports.reopen')}
-          </Button>
+          <Group gap="md">
+            {saved.data && <SubscriptionSwitch saved={saved.data} withLabel />}
+            <Button
+              component={Link}
+              to={reopen}
+              leftSection={<IconSearch size={16} />}
+              data-testid="search-report-reopen"
+            >
+              {t('search.reports.reopen')}
+            </Button>
+          </Group>
         }
       />
       <Panel title={t('search.reports.facts')} testId="search-report-facts">

@@ -149,6 +149,10 @@ export const search = {
     never: 'Not run yet',
     hits: 'hits: {{count}}',
     searchPlaceholder: 'Name or query',
+    subscribedNow: 'The reports of {{name}} will be mailed to you.',
+    unsubscribedNow: 'The reports of {{name}} will no longer be mailed to you.',
+    mailMeAbout: 'Mail me the reports of {{name}}',
+    noUsers: 'No such user',
     empty: 'No saved searches yet. Write a query on the Search tab and save it.',
     nothingMatches: 'No saved searches match these filters.',
     loadFailed: 'The saved searches could not be loaded.',
@@ -171,10 +175,14 @@ export const search = {
       schedule: 'Schedule',
       lastRun: 'Last run',
       owner: 'Owner',
+      subscribers: 'Mail the reports to',
+      mailMe: 'Mail me the reports',
+      mailMeShort: 'Mail me',
     },
     hints: {
       enabled: 'Reads each event that arrives once, from the moment it is switched on.',
       title: '{{name}} is the saved search, {{count}} the hits of the run.',
+      subscribers: 'Each gets a mail when a run finds something in a company they see.',
     },
     severity: {
       info: 'Information',
@@ -189,6 +197,7 @@ export const search = {
       interval: 'Choose from 1 to 1440 minutes.',
       companies: 'Choose companies you have access to.',
       alert: 'Give the alert a title of at most 300 characters and ATT&CK ids like T1059.001.',
+      subscribers: 'Choose active users who see this saved search and may read search reports.',
     },
   },
   reports: {
