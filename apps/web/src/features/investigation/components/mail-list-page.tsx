@@ -1,3 +1,4 @@
+import './investigation.css';
 import { Group } from '@mantine/core';
 import { IconPaperclip } from '@tabler/icons-react';
 import { useMemo } from 'react';
@@ -88,11 +89,11 @@ export default function MailListPage() {
       {
         id: 'auth',
         header: t('investigation.mail.authentication'),
-        width: '248px',
+        width: '260px',
         render: (row) => {
           const headers = mailMessageOf(row).headers;
           return (
-            <Group gap={4} wrap="nowrap">
+            <Group gap={4} wrap="nowrap" className="vigil-inv-auth-pills">
               <AuthPill method="spf" result={headers.spf} />
               <AuthPill method="dkim" result={headers.dkim} />
               <AuthPill method="dmarc" result={headers.dmarc} />

@@ -110,7 +110,7 @@ export default function SavedSearchesPage() {
       {
         id: 'enabled',
         header: t('search.saved.fields.enabled'),
-        width: '90px',
+        width: '136px',
         render: (row) => (
           <span onClick={stop} className="vigil-cell-switch">
             <Switch
