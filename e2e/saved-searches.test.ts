@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, type RunningServer, startServer } from './harness';
@@ -126,6 +127,15 @@ describe('saved searches', () => {
       await page.waitForFunction(
         () => (document.querySelector('input[data-testid="saved-search-subscribe"]') as HTMLInputElement)?.checked,
       );
+      // The search again, as JSON lines: the report's two hits.
+      await page.getByTestId('search-export').click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId('search-export-json').click(),
+      ]);
+      const lines = (await readFile((await download.path())!, 'utf8')).trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines.map((line) => (JSON.parse(line) as { kind: string }).kind)).toEqual(['endpoint', 'endpoint']);
       await page.getByTestId('search-report-reopen').click();
       await page.waitForURL((url) => url.pathname === '/search');
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="search-row"]').length === 2);

@@ -1,6 +1,6 @@
 import './search.css';
-import { Badge, Button, Chip, Group, Menu, Stack, Text } from '@mantine/core';
-import { IconBookmark, IconDownload, IconHelp, IconSearch } from '@tabler/icons-react';
+import { Badge, Button, Chip, Group, Stack, Text } from '@mantine/core';
+import { IconBookmark, IconHelp, IconSearch } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { SearchHit } from '@vigil/contract';
 import { fieldFor, searchKinds, type QueryProblem, type SearchKind } from '@vigil/contract/query';
@@ -19,7 +19,7 @@ import { NetworkEventDrawer } from '../../investigation/components/network-event
 import { TimeRangeFilter, useCompanyName } from '../../investigation/components/shared';
 import type { StoredEvent } from '../../investigation/api/investigation';
 import { alertUrl, endpointEventsUrl, mailMessageUrl } from '../../triage/pivots';
-import { exportSearch, runSearch, searchHistogram, searchKeys } from '../api/search';
+import { runSearch, searchHistogram, searchKeys } from '../api/search';
 import { summaryOf } from '../lib/hit-summary';
 import { queryProblem } from '../lib/query-problems';
 import {
@@ -33,6 +33,7 @@ import {
 import { QueryHelp } from './query-help';
 import { QueryInput } from './query-input';
 import { SavedSearchModal } from './saved-search-form';
+import { SearchExportMenu } from './search-export-menu';
 import { SearchTabs } from './search-tabs';
 import { SearchHistogramBars } from './search-histogram';
 
@@ -144,15 +145,6 @@ export default function SearchPage() {
     enabled: ready,
   });
   const rows = useMemo(() => results.data?.pages.flatMap((page) => page.results) ?? [], [results.data]);
-  // Raw events leave the console only for holders of the raw_export privilege.
-  const mayExport = me.isSuperuser || me.privilegedSettings.raw_export === true;
-  const [exporting, setExporting] = useState(false);
-  const download = (format: 'csv' | 'json') => {
-    setExporting(true);
-    exportSearch(body, format)
-      .catch(() => undefined)
-      .finally(() => setExporting(false));
-  };
   const count = results.data?.pages[0]?.count;
 
   const columns = useMemo((): Column<Hit>[] => {
@@ -294,29 +286,7 @@ export default function SearchPage() {
               {t('search.saved.saveSearch')}
             </Button>
           )}
-          {mayExport && (
-            <Menu position="bottom-start" withinPortal>
-              <Menu.Target>
-                <Button
-                  variant="subtle"
-                  leftSection={<IconDownload size={16} />}
-                  loading={exporting}
-                  disabled={!ready || count === 0}
-                  data-testid="search-export"
-                >
-                  {t('search.export')}
-                </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item onClick={() => download('csv')} data-testid="search-export-csv">
-                  {t('search.exportCsv')}
-                </Menu.Item>
-                <Menu.Item onClick={() => download('json')} data-testid="search-export-json">
-                  {t('search.exportJson')}
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-          )}
+          <SearchExportMenu body={body} disabled={!ready || count === 0} />
         </Group>
       </form>
 

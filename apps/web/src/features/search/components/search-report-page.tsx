@@ -13,6 +13,7 @@ import { Link, useParams } from '../../../lib/router';
 import { useSignedInUser } from '../../../lib/session';
 import { fetchSavedSearch, fetchSearchReport, savedSearchKeys, searchPageUrl } from '../api/saved-searches';
 import { summaryOf } from '../lib/hit-summary';
+import { SearchExportMenu } from './search-export-menu';
 import { SubscriptionSwitch } from './subscription-switch';
 
 /** One report of a saved search: when it ran, the query as it was, the hits and the first of them. */
@@ -39,11 +40,10 @@ export default function SearchReportPage() {
   const data = report.data;
   if (!data) return null;
   // The search again over the events this run read, a second either side.
-  const reopen = searchPageUrl(
-    data,
-    new Date(Date.parse(data.from) - 1000).toISOString(),
-    new Date(Date.parse(data.to) + 1000).toISOString(),
-  );
+  const from = new Date(Date.parse(data.from) - 1000).toISOString();
+  const to = new Date(Date.parse(data.to) + 1000).toISOString();
+  const reopen = searchPageUrl(data, from, to);
+  const again = { kinds: [...data.type], query: data.query, from, to };
   return (
     <Stack gap="md" className="vigil-search-report-page">
       <PageHeader
@@ -60,6 +60,7 @@ export default function SearchReportPage() {
             >
               {t('search.reports.reopen')}
             </Button>
+            <SearchExportMenu body={again} disabled={data.hitCount === 0} />
           </Group>
         }
       />
