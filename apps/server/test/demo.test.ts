@@ -220,6 +220,32 @@ describe('demo data', () => {
     ]);
   });
 
+  it('keeps saved searches shared with both customers, whose first run reported what the scenario did', async () => {
+    const tom = await signedIn('tom.ramirez');
+    const saved = await tom.post<ListAnswer<{ name: string; enabled: boolean; last_run_at: string | null }>>(
+      '/api/search/saved/check/?page_size=50',
+      {},
+    );
+    expect(saved.status).toBe(200);
+    expect(saved.body.results.map((s) => s.name).sort()).toEqual([
+      'Credential dumping tools',
+      'DLL registered by rundll32',
+      'Encoded PowerShell',
+    ]);
+    expect(saved.body.results.every((s) => s.enabled && s.last_run_at !== null)).toBe(true);
+    const reports = await admin.post<ListAnswer<{ saved_search_name: string; company_id: number; hit_count: number }>>(
+      '/api/search/reports/check/?page_size=50',
+      {},
+    );
+    expect(reports.status).toBe(200);
+    expect(reports.body.results.length).toBeGreaterThan(0);
+    expect(reports.body.results.every((r) => r.hit_count > 0)).toBe(true);
+    // A customer reads its own company's reports only.
+    const own = await tom.post<ListAnswer<{ company_id: number }>>('/api/search/reports/check/?page_size=50', {});
+    expect(own.body.results.length).toBeGreaterThan(0);
+    expect(own.body.results.every((r) => r.company_id === northwind)).toBe(true);
+  });
+
   it('opens incidents with comments and tasks, one of them resolved', async () => {
     expect(demo.incidents).toBeGreaterThanOrEqual(2);
     for (const company of [northwind, aurora]) {

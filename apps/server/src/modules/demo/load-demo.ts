@@ -14,6 +14,7 @@ import { facts, incidentPlans } from './incident-plans';
 import { Random } from './random';
 import { importDemoRules, type DemoRuleCounts } from './rules/load-rules';
 import { ANALYST_PERMISSIONS, CUSTOMER_ADMIN_PERMISSIONS, PROVIDER_LEAD_PERMISSIONS } from './role-permissions';
+import { createDemoSavedSearches, runDemoSavedSearches } from './saved-searches';
 import {
   CUSTOMERS,
   PROVIDER_ACCOUNTS,
@@ -134,6 +135,11 @@ export async function loadDemo(
   // a detection is never counted twice (once live, once by the hunt).
   await drainJobs(app, db, [RETRO_HUNT_JOB]);
 
+  const customerIds = setup.customers.map((c) => c.companyId);
+  const savedSearches = await withTemporaryApiKey(db, admin.userId, (key) =>
+    createDemoSavedSearches(DemoApi.asUser(app, key), customerIds),
+  );
+
   const events = { network: 0, endpoint: 0, mail: 0, rejected: 0 };
   for (const traffic of dataset.customers) {
     const company = setup.customers.find((c) => c.customer.key === traffic.customer.key)!;
@@ -146,6 +152,9 @@ export async function loadDemo(
   // The mail's attachments queued a YARA scan of the warehouse; its alerts belong to the demo too.
   log('Scanning the mail attachments with the YARA rules…');
   await drainJobs(app, db, [YARA_SCAN_JOB]);
+
+  log('Running the saved searches over the traffic…');
+  await withTemporaryApiKey(db, admin.userId, (key) => runDemoSavedSearches(DemoApi.asUser(app, key), savedSearches));
 
   log('Taking stock of each customer’s estate…');
   const estateRandom = new Random(seed).fork('estate');
