@@ -145,7 +145,8 @@ function measure(testId: string): Layout {
         untitled.push({ x: (rect.left + rect.right) / 2, y: (rect.top + rect.bottom) / 2 });
       }
     }
-    if (cell.getAttribute('role') === 'cell' && (cell.textContent ?? '').includes('→')) {
+    // The flow column's cells (its arrow); a summary may hold an arrow too (a DHCP lease: MAC → address).
+    if (cell.getAttribute('role') === 'cell' && cell.querySelector('.vigil-inv-arrow') !== null) {
       const flow = cell.querySelector('[title]');
       flows.push({
         text: (cell.textContent ?? '').trim(),
