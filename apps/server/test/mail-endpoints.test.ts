@@ -7,7 +7,7 @@ import { buildApp } from '../src/app';
 import { sql } from '../src/db/sql';
 import { MAIL_JOB_KIND } from '../src/modules/mail/mail.queue';
 import { TestClient } from './helpers/http-client';
-import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtp-server';
+import { smtpEnv, startTestSmtpServer, type TestSmtpServer } from './helpers/smtp-server';
 import { buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';
 
 let t: TestApp;
@@ -62,9 +62,7 @@ async function mailJobCount(): Promise<number> {
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   t = await startTestApp({
-    SMTP_HOST: smtp.host,
-    SMTP_PORT: String(smtp.port),
-    MAIL_FROM: 'Vigil <vigil@example.com>',
+    ...smtpEnv(smtp),
   });
   alpha = await buildCompany(t.db, 'Alpha Bank');
   beta = await buildCompany(t.db, 'Beta Retail');

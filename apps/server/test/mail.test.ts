@@ -6,7 +6,7 @@ import { JobRunner } from '../src/modules/jobs/job-runner';
 import { findJob, listJobs, type JobRow } from '../src/modules/jobs/jobs.repository';
 import { InvalidMailError, MAIL_JOB_KIND, enqueueMail, mailJobHandler } from '../src/modules/mail/mail.queue';
 import { createSmtpMailer, type Mailer } from '../src/modules/mail/mail.transport';
-import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtp-server';
+import { smtpEnv, startTestSmtpServer, type TestSmtpServer } from './helpers/smtp-server';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database';
 
 let database: TestDatabase;
@@ -15,9 +15,7 @@ let mailer: Mailer;
 
 function smtpConfig(env: Record<string, string> = {}) {
   return loadConfig({
-    SMTP_HOST: smtp.host,
-    SMTP_PORT: String(smtp.port),
-    MAIL_FROM: 'Vigil <vigil@example.com>',
+    ...smtpEnv(smtp),
     ...env,
   });
 }

@@ -5,7 +5,7 @@ import { MAIL_JOB_KIND } from '../src/modules/mail/mail.queue';
 import type { Detail, Errors } from './helpers/auth-helpers';
 import type { TestClient } from './helpers/http-client';
 import { ingestNetwork, networkFlow } from './helpers/network-flows';
-import { startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from './helpers/smtp-server';
+import { smtpEnv, startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from './helpers/smtp-server';
 import { buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';
 
 /*
@@ -94,9 +94,7 @@ const to = (mails: readonly ReceivedMail[]) => mails.map((m) => m.envelopeTo.joi
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   t = await startTestApp({
-    SMTP_HOST: smtp.host,
-    SMTP_PORT: String(smtp.port),
-    MAIL_FROM: 'Vigil <vigil@example.com>',
+    ...smtpEnv(smtp),
     PUBLIC_URL,
   });
   alpha = await buildCompany(t.db, 'Alpha Bank');

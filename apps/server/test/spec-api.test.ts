@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
 import { totp } from '../src/modules/auth/otp';
 import type { TestClient } from './helpers/http-client';
-import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtp-server';
+import { smtpEnv, startTestSmtpServer, type TestSmtpServer } from './helpers/smtp-server';
 import { ADMIN, buildCompany, buildUser, startTestApp, type TestApp } from './helpers/test-app';
 
 /**
@@ -20,9 +20,7 @@ let ivanId: number;
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   t = await startTestApp({
-    SMTP_HOST: smtp.host,
-    SMTP_PORT: String(smtp.port),
-    MAIL_FROM: 'Vigil <vigil@example.com>',
+    ...smtpEnv(smtp),
   });
   alpha = await buildCompany(t.db, 'Alpha Bank');
 });

@@ -34,6 +34,11 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
+/** The app's environment for sending through this server, from the test sender address. */
+export function smtpEnv(smtp: Pick<TestSmtpServer, 'host' | 'port'>): Record<string, string> {
+  return { SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), MAIL_FROM: 'Vigil <vigil@example.com>' };
+}
+
 function addresses(value: AddressObject | AddressObject[] | undefined): string[] {
   const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
   return list.flatMap((group) => group.value.map((entry) => entry.address ?? '')).filter((a) => a !== '');

@@ -194,7 +194,8 @@ export class SavedSearchesService {
     kept: readonly number[] = [],
   ): Promise<void> {
     const wanted = [...new Set(userIds.map(Number))];
-    const added = wanted.filter((userId) => !kept.map(Number).includes(userId));
+    const keeping = new Set(kept.map(Number));
+    const added = wanted.filter((userId) => !keeping.has(userId));
     const standing = await subscriberStanding(tx, id, added, actor.scope);
     const known = new Set(standing.map((user) => user.id));
     const problems: string[] = [];

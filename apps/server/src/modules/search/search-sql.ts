@@ -79,13 +79,18 @@ export function searchTextOf(kind: SearchKind): SqlFragment | null {
 }
 
 /**
- * The condition with the trigram prefilter of its kind's text before it, when the field is in that
- * text; `contained` is the term's pattern with `%` at both ends.
+ * The condition with the trigram prefilter of its kind's text before it, when the field (null: free
+ * text, every field of it) is in that text; `contained` is the term's pattern with `%` at both ends.
  */
-function withTextPrefilter(context: Context, name: string, contained: string, condition: SqlFragment): SqlFragment {
+function withTextPrefilter(
+  context: Context,
+  name: string | null,
+  contained: string,
+  condition: SqlFragment,
+): SqlFragment {
   const text = searchTextOf(context.kind);
   const covered: readonly string[] = freeTextFields[context.kind];
-  if (text === null || !covered.includes(name)) return condition;
+  if (text === null || (name !== null && !covered.includes(name))) return condition;
   return sql`(${likeMatch(text, contained)} AND ${condition})`;
 }
 
@@ -301,7 +306,7 @@ function freeTextCondition(term: Term, context: Context): SqlFragment {
       return onField(target, (column) => likeMatch(column, pattern));
     }),
   );
-  return withTextPrefilter(context, names[0]!, pattern, anyField);
+  return withTextPrefilter(context, null, pattern, anyField);
 }
 
 function nodeCondition(node: QueryNode, context: Context): SqlFragment {
